@@ -1,0 +1,176 @@
+"""Card facts for Viceroy, loaded from the packaged data file and validated once at import.
+
+A malformed data file fails loudly with a message naming the card and the field, so a bad edit to
+``data/viceroy/cards.json`` can never start a game with wrong costs.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow")
+SECTIONS: tuple[str, ...] = ("top_left", "top_right", "bottom_left", "bottom_right")
+REWARD_TYPES: frozenset[str] = frozenset(
+    {
+        "gems",
+        "power_points",
+        "cards",
+        "science",
+        "magic",
+        "defense",
+        "attack",
+        "infinite_gem",
+        "magic_bonus",
+        "circle_bonus",
+    }
+)
+FIRST_LAW = 65
+LAST_CARD = 88
+
+
+class CardDataError(ValueError):
+    """The card data file is malformed."""
+
+
+def _fail(where: str, field: str, problem: str) -> CardDataError:
+    return CardDataError(f"cards.json: {where}: field '{field}' {problem}")
+
+
+def _check_color(value: Any, where: str, field: str, allow_any: bool = False) -> None:
+    if value in COLORS or (allow_any and value == "any"):
+        return
+    raise _fail(where, field, f"must be one of {', '.join(COLORS)}, got {value!r}")
+
+
+def _check_sections(card: dict, where: str) -> None:
+    sections = card.get("sections")
+    if not isinstance(sections, dict):
+        raise _fail(where, "sections", "is missing or not an object")
+    for key in ("top_left", "top_right", "bottom"):
+        _check_color(sections.get(key), where, f"sections.{key}")
+
+
+def _check_reward(reward: Any, where: str, field: str) -> None:
+    if not isinstance(reward, dict):
+        raise _fail(where, field, "must be an object")
+    kind = reward.get("type")
+    if kind not in REWARD_TYPES:
+        raise _fail(where, f"{field}.type", f"is not a known reward type: {kind!r}")
+    if kind in ("magic_bonus", "circle_bonus"):
+        value = reward.get("value")
+        if not isinstance(value, int) or value <= 0:
+            raise _fail(where, f"{field}.value", f"must be a positive integer, got {value!r}")
+    elif kind != "infinite_gem":
+        amount = reward.get("amount")
+        if not isinstance(amount, int) or amount <= 0:
+            raise _fail(where, f"{field}.amount", f"must be a positive integer, got {amount!r}")
+    if kind in ("infinite_gem", "circle_bonus"):
+        _check_color(reward.get("color"), where, f"{field}.color", allow_any=True)
+
+
+def validate(raw: dict) -> None:
+    """Raise CardDataError naming the first malformed card and field."""
+    chars = raw.get("characters")
+    laws = raw.get("laws")
+    if not isinstance(chars, list) or len(chars) != 64:
+        raise CardDataError("cards.json: field 'characters' must list 64 character cards")
+    if not isinstance(laws, list) or len(laws) != 24:
+        raise CardDataError("cards.json: field 'laws' must list 24 law cards")
+    for i, card in enumerate(chars, start=1):
+        where = f"character #{card.get('number', '?')} ({card.get('name', 'unnamed')})"
+        if card.get("number") != i:
+            raise _fail(where, "number", f"must be {i} (characters are numbered 1-64 in order)")
+        if not isinstance(card.get("name"), str) or not card["name"]:
+            raise _fail(where, "name", "is missing")
+        _check_sections(card, where)
+        rows = card.get("rows")
+        if not isinstance(rows, list) or len(rows) != 4:
+            raise _fail(where, "rows", "must list 4 rows (levels 1-4)")
+        for level, row in enumerate(rows, start=1):
+            if not isinstance(row, dict) or row.get("level") != level:
+                raise _fail(where, f"rows[{level - 1}].level", f"must be {level}")
+            _check_color(row.get("cost"), where, f"rows[{level - 1}].cost")
+            rewards = row.get("reward")
+            if not isinstance(rewards, list) or not rewards:
+                raise _fail(where, f"rows[{level - 1}].reward", "must be a non-empty list")
+            for j, reward in enumerate(rewards):
+                _check_reward(reward, where, f"rows[{level - 1}].reward[{j}]")
+    for i, law in enumerate(laws, start=FIRST_LAW):
+        where = f"law #{law.get('number', '?')} ({law.get('name', 'unnamed')})"
+        if law.get("number") != i:
+            raise _fail(where, "number", f"must be {i} (laws are numbered 65-88 in order)")
+        if not isinstance(law.get("name"), str) or not law["name"]:
+            raise _fail(where, "name", "is missing")
+        if not isinstance(law.get("text"), str) or not law["text"]:
+            raise _fail(where, "text", "is missing")
+        _check_sections(law, where)
+        effect = law.get("effect")
+        if not isinstance(effect, dict) or not isinstance(effect.get("kind"), str):
+            raise _fail(where, "effect.kind", "is missing")
+
+
+def load(text: str | None = None) -> dict:
+    """Load and validate the card data (from the installed package unless ``text`` is given)."""
+    if text is None:
+        text = resources.files("data.viceroy").joinpath("cards.json").read_text(encoding="utf-8")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardDataError(f"cards.json is not valid JSON: {exc}") from exc
+    validate(raw)
+    return raw
+
+
+_RAW = load()
+
+CARDS: dict[int, dict] = {c["number"]: c for c in _RAW["characters"]}
+CARDS.update({law["number"]: law for law in _RAW["laws"]})
+CHARACTER_NUMBERS: tuple[int, ...] = tuple(range(1, 65))
+LAW_NUMBERS: tuple[int, ...] = tuple(range(FIRST_LAW, LAST_CARD + 1))
+
+
+def is_law(number: int) -> bool:
+    return number >= FIRST_LAW
+
+
+def card(number: int) -> dict:
+    """The card's data (raises KeyError for an unknown number)."""
+    return CARDS[number]
+
+
+def name(number: int) -> str:
+    return CARDS[number]["name"]
+
+
+def label(number: int) -> str:
+    """How a card is named to players: '#32 Captain'."""
+    return f"#{number} {CARDS[number]['name']}"
+
+
+def section_colors(number: int) -> dict[str, str]:
+    """The four sections of a card (the bottom half circle counts as two sections of one colour)."""
+    s = CARDS[number]["sections"]
+    return {
+        "top_left": s["top_left"],
+        "top_right": s["top_right"],
+        "bottom_left": s["bottom"],
+        "bottom_right": s["bottom"],
+    }
+
+
+def cost(number: int, level: int) -> dict[str, int]:
+    """Gems a character costs on a level (cumulative rows; level 5 adds one more of the row-4 colour)."""
+    rows = CARDS[number]["rows"]
+    total = dict.fromkeys(COLORS, 0)
+    for row in rows[: min(level, 4)]:
+        total[row["cost"]] += 1
+    if level == 5:
+        total[rows[3]["cost"]] += 1
+    return total
+
+
+def rewards(number: int, level: int) -> list[dict]:
+    """The reward items of the row of a level (1-4)."""
+    return CARDS[number]["rows"][level - 1]["reward"]
