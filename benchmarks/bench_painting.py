@@ -1,0 +1,62 @@
+"""Time best_painting on a full 15-card, five-level pyramid (median of many runs, in ms).
+
+Run: python benchmarks/bench_painting.py
+Two budgets: plenty of gems (every colour unconstrained) and a tight budget where colours compete,
+which is the harder case for the solver.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.viceroy.cards import COLORS  # noqa: E402
+from engine.viceroy.painting import best_painting  # noqa: E402
+
+
+def full_pyramid(rng: random.Random) -> dict:
+    """15 characters on five levels, with a circle bonus of every colour and a Heraldry law."""
+    numbers = rng.sample(range(1, 65), 14)
+    cards: dict[str, dict] = {}
+    i = 0
+    for level in range(1, 6):
+        for j in range(6 - level):
+            x = (level - 1) + 2 * j
+            cards[f"{level}:{x}"] = {
+                "card": numbers[i] if i < 14 else 79,
+                "slot": f"{level}:{x}",
+                "tokens": [],
+            }
+            i += 1
+    # Heraldry must not sit on level 5: swap it with the card on level 4.
+    cards["5:4"]["card"], cards["4:3"]["card"] = cards["4:3"]["card"], 79
+    for k, color in enumerate(COLORS):
+        cards["1:0"]["tokens"].append({"type": "circle_bonus", "color": color, "value": k + 1})
+    return {"cards": cards}
+
+
+def bench(label: str, gems: dict[str, int], runs: int = 300) -> None:
+    rng = random.Random(7)
+    states = [
+        {"options": {"players": 2}, "players": [{"pyramid": full_pyramid(rng), "gems": gems, "attacks": 0}]}
+        for _ in range(20)
+    ]
+    times = []
+    for r in range(runs):
+        state = states[r % len(states)]
+        t0 = time.perf_counter()
+        best_painting(state, 0)
+        times.append((time.perf_counter() - t0) * 1000)
+    print(f"{label:<28} median {statistics.median(times):.3f} ms   max {max(times):.3f} ms   ({runs} runs)")
+
+
+if __name__ == "__main__":
+    bench("plenty of gems (16 each)", dict.fromkeys(COLORS, 16))
+    bench("tight budget (5 each)", dict.fromkeys(COLORS, 5))
+    bench("tight budget (9 each)", dict.fromkeys(COLORS, 9))
+    bench("one colour (12 red)", {"red": 12, "green": 0, "blue": 0, "yellow": 0})

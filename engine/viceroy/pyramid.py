@@ -1,0 +1,306 @@
+"""Pyramid geometry: slots, legal placements, circles, neighbours, free cards and token totals.
+
+A pyramid is ``{"cards": {slot: entry}}`` (see docs/architecture.md, "Slots" and "Pyramid entry").
+A slot is ``"L:x"``: level ``L`` (1 = bottom) and a doubled horizontal coordinate ``x``. Same-level
+neighbours sit at ``x - 2`` and ``x + 2``; a card at ``"L:x"`` (L >= 2) rests on ``"L-1:x-1"`` and
+``"L-1:x+1"``.
+
+Every function here is pure and cheap: nothing is copied and nothing is mutated, so the engine, the
+painting solver and the renderer can call them freely.
+
+Circle description (returned by :func:`circles` and :func:`completed_circle`)::
+
+    {"slot": "2:1",               # the upper card (it names the circle)
+     "level": 2,                  # the upper card's level (what the circle scores)
+     "sections": [("1:0", "top_right"), ("1:2", "top_left"),
+                  ("2:1", "bottom_left"), ("2:1", "bottom_right")],
+     "colors": ["red", "red", "blue", "blue"],   # current colours, paint included, same order
+     "single": False,             # all four sections one colour
+     "color": None}               # that colour when single, else None
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.viceroy.cards import COLORS, SECTIONS, is_law, section_colors
+
+MAX_LEVEL = 5
+
+# The four (position, section) pairs of a circle, in a fixed order: lower-left card's top-right,
+# lower-right card's top-left, then the upper card's bottom half (two sections of one colour).
+_CIRCLE_PARTS: tuple[tuple[str, str], ...] = (
+    ("ll", "top_right"),
+    ("lr", "top_left"),
+    ("up", "bottom_left"),
+    ("up", "bottom_right"),
+)
+
+# Tokens whose count matters (each token entry may carry an "amount"; absent means one token).
+COUNTED_TOKENS: tuple[str, ...] = ("science", "magic", "defense", "attack")
+
+
+# --------------------------------------------------------------------------- slots
+
+
+def parse_slot(slot: str) -> tuple[int, int]:
+    """``"L:x"`` -> ``(L, x)``; raises ValueError for anything else."""
+    try:
+        level_text, x_text = slot.split(":")
+        return int(level_text), int(x_text)
+    except (AttributeError, ValueError) as exc:
+        raise ValueError(f"'{slot}' is not a pyramid position (expected level:x, e.g. 2:1)") from exc
+
+
+def slot_name(level: int, x: int) -> str:
+    """``(L, x)`` -> ``"L:x"``."""
+    return f"{level}:{x}"
+
+
+def level_of(slot: str) -> int:
+    """The level of a slot (1 = bottom)."""
+    return parse_slot(slot)[0]
+
+
+def _cards(pyramid: dict) -> dict[str, dict]:
+    return pyramid.get("cards", {})
+
+
+# --------------------------------------------------------------------------- placement
+
+
+def legal_slots(pyramid: dict, card_number: int) -> list[str]:
+    """Every empty slot where ``card_number`` may be placed, ordered by level then x.
+
+    Empty pyramid: ``["1:0"]``. Level 1: the left end and the right end of the row. Level L >= 2:
+    every empty slot resting on two cards of level L - 1 at ``x - 1`` and ``x + 1``. Five levels at
+    most; a law is never placed on level 5.
+    """
+    cards = _cards(pyramid)
+    if not cards:
+        return ["1:0"]
+    by_level: dict[int, set[int]] = {}
+    for slot in cards:
+        level, x = parse_slot(slot)
+        by_level.setdefault(level, set()).add(x)
+    result: list[tuple[int, int]] = []
+    row1 = by_level.get(1)
+    if row1:
+        left, right = min(row1) - 2, max(row1) + 2
+        result.append((1, left))
+        result.append((1, right))
+    top = MAX_LEVEL - 1 if is_law(card_number) else MAX_LEVEL
+    for level in range(2, top + 1):
+        below = by_level.get(level - 1)
+        if not below:
+            break
+        here = by_level.get(level, set())
+        for x in sorted(below):
+            upper = x + 1
+            if x + 2 in below and upper not in here:
+                result.append((level, upper))
+    result.sort()
+    return [slot_name(level, x) for level, x in result]
+
+
+# --------------------------------------------------------------------------- circles
+
+
+def circle_of(slot: str) -> tuple[str, str]:
+    """The two lower cards ``(lower_left, lower_right)`` of the circle under a card at L >= 2."""
+    level, x = parse_slot(slot)
+    if level < 2:
+        raise ValueError(f"a card on level 1 ({slot}) has no circle under it")
+    return slot_name(level - 1, x - 1), slot_name(level - 1, x + 1)
+
+
+def section_color(entry: dict, section: str) -> str:
+    """The current colour of one section of a placed card (painting overrides the printed colour)."""
+    paint = entry.get("paint")
+    if paint and section in paint:
+        return paint[section]
+    return section_colors(entry["card"])[section]
+
+
+def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
+    level, x = parse_slot(slot)
+    if level < 2:
+        return None
+    ll = slot_name(level - 1, x - 1)
+    lr = slot_name(level - 1, x + 1)
+    ll_entry = cards.get(ll)
+    lr_entry = cards.get(lr)
+    if ll_entry is None or lr_entry is None:
+        return None
+    owners = {"ll": (ll, ll_entry), "lr": (lr, lr_entry), "up": (slot, upper)}
+    sections: list[tuple[str, str]] = []
+    colors: list[str] = []
+    for who, section in _CIRCLE_PARTS:
+        where, entry = owners[who]
+        sections.append((where, section))
+        colors.append(section_color(entry, section))
+    single = colors.count(colors[0]) == 4
+    return {
+        "slot": slot,
+        "level": level,
+        "sections": sections,
+        "colors": colors,
+        "single": single,
+        "color": colors[0] if single else None,
+    }
+
+
+def circles(pyramid: dict) -> list[dict]:
+    """Every circle that exists (an upper card at L >= 2 with both lower cards present), by level then x."""
+    cards = _cards(pyramid)
+    found = []
+    for slot in sorted(cards, key=parse_slot):
+        circle = _circle(cards, slot, cards[slot])
+        if circle is not None:
+            found.append(circle)
+    return found
+
+
+def completed_circle(pyramid: dict, slot: str, card: int | None = None) -> dict | None:
+    """The circle completed by the card at ``slot``, or None on level 1.
+
+    With ``card`` given, the card is treated as being placed there (nothing is mutated); otherwise the
+    entry already at ``slot`` is used.
+    """
+    cards = _cards(pyramid)
+    upper = {"card": card} if card is not None else cards[slot]
+    return _circle(cards, slot, upper)
+
+
+def single_colour(pyramid: dict, slot: str, card: int | None = None) -> str | None:
+    """The colour of the single-colour circle completed at ``slot`` (the gem to take), else None."""
+    circle = completed_circle(pyramid, slot, card)
+    return circle["color"] if circle is not None else None
+
+
+def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
+    """Every ``(slot, section)`` that belongs to an existing circle; only these may be painted.
+
+    Each section belongs to at most one circle, so circles can be painted independently.
+    """
+    result: list[tuple[str, str]] = []
+    for circle in circles(pyramid):
+        result.extend(circle["sections"])
+    return result
+
+
+# --------------------------------------------------------------------------- adjacency
+
+
+def neighbours(pyramid: dict, slot: str) -> list[str]:
+    """Slots of the up to 6 adjacent cards: left, right, lower-left, lower-right, upper-left, upper-right."""
+    cards = _cards(pyramid)
+    level, x = parse_slot(slot)
+    candidates = (
+        (level, x - 2),
+        (level, x + 2),
+        (level - 1, x - 1),
+        (level - 1, x + 1),
+        (level + 1, x - 1),
+        (level + 1, x + 1),
+    )
+    return [name for name in (slot_name(lv, cx) for lv, cx in candidates) if name in cards]
+
+
+def free_cards(pyramid: dict) -> list[str]:
+    """Slots of the free cards, by level then x.
+
+    A free card has no card resting on it, no card tucked under it, and is at an end of its row.
+    Ruling: rows above level 1 can have gaps, so "at an end of its row" means the card has no
+    same-level neighbour (at x - 2 or x + 2) on at least one side.
+    """
+    cards = _cards(pyramid)
+    result = []
+    for slot in sorted(cards, key=parse_slot):
+        if cards[slot].get("tucked"):
+            continue
+        level, x = parse_slot(slot)
+        if slot_name(level + 1, x - 1) in cards or slot_name(level + 1, x + 1) in cards:
+            continue
+        if slot_name(level, x - 2) in cards and slot_name(level, x + 2) in cards:
+            continue
+        result.append(slot)
+    return result
+
+
+# --------------------------------------------------------------------------- counts and tokens
+
+
+def cards_count(pyramid: dict) -> int:
+    """Cards in the pyramid including the cards tucked under them (law 68, Census)."""
+    return sum(1 + len(entry.get("tucked") or ()) for entry in _cards(pyramid).values())
+
+
+def _tokens(pyramid: dict) -> Iterable[tuple[str, dict]]:
+    for slot, entry in _cards(pyramid).items():
+        for token in entry.get("tokens") or ():
+            yield slot, token
+
+
+def token_count(pyramid: dict, token_type: str) -> int:
+    """How many tokens of a type lie in the pyramid (science, magic, defense, attack on laws 71/77)."""
+    return sum(t.get("amount", 1) for _, t in _tokens(pyramid) if t["type"] == token_type)
+
+
+def power_points(pyramid: dict) -> int:
+    """The sum of the power-point tokens lying in the pyramid."""
+    return sum(t.get("value", t.get("amount", 0)) for _, t in _tokens(pyramid) if t["type"] == "power_points")
+
+
+def magic_bonus(pyramid: dict) -> int:
+    """The sum of the magic-bonus token values."""
+    return sum(t.get("value", 0) for _, t in _tokens(pyramid) if t["type"] == "magic_bonus")
+
+
+def circle_bonus(pyramid: dict) -> dict[str, int]:
+    """Circle-bonus value per colour (every colour present, 0 when none)."""
+    total = dict.fromkeys(COLORS, 0)
+    for _, t in _tokens(pyramid):
+        if t["type"] == "circle_bonus" and t.get("color") in total:
+            total[t["color"]] += t.get("value", 0)
+    return total
+
+
+def infinite_gems(pyramid: dict) -> list[tuple[str, str]]:
+    """Every infinite gem as ``(slot, colour)``, by slot (a card may hold more than one)."""
+    found = [(slot, t["color"]) for slot, t in _tokens(pyramid) if t["type"] == "infinite_gem"]
+    found.sort(key=lambda item: (parse_slot(item[0]), item[1]))
+    return found
+
+
+def law_slots(pyramid: dict, numbers: Iterable[int]) -> list[str]:
+    """Slots holding one of the given law numbers, by level then x."""
+    wanted = set(numbers)
+    cards = _cards(pyramid)
+    return sorted((s for s, e in cards.items() if e["card"] in wanted), key=parse_slot)
+
+
+__all__ = [
+    "COUNTED_TOKENS",
+    "MAX_LEVEL",
+    "SECTIONS",
+    "cards_count",
+    "circle_bonus",
+    "circle_of",
+    "circles",
+    "completed_circle",
+    "free_cards",
+    "infinite_gems",
+    "law_slots",
+    "legal_slots",
+    "level_of",
+    "magic_bonus",
+    "neighbours",
+    "paintable_sections",
+    "parse_slot",
+    "power_points",
+    "section_color",
+    "single_colour",
+    "slot_name",
+    "token_count",
+]
