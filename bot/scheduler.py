@@ -1,0 +1,103 @@
+"""Deadline scheduler: sleeps until the next due timer in the database and fires it.
+
+Timers live in SQLite, so a restart loses nothing: on start the scheduler marks reminders that are already
+past as sent (no flood of stale reminders) and then applies every expired deadline exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.clock import Clock
+from bot.service import ActionResult, GameService, Reminder
+
+log = logging.getLogger(__name__)
+
+Outcome = ActionResult | Reminder
+Callback = Callable[[Outcome], Awaitable[None]]
+
+
+class Scheduler:
+    """Runs `service.fire_timer` for due timers and passes each outcome to `callback`.
+
+    poll_interval caps each sleep, so timers written by another process are picked up too.
+    late_grace: a reminder found more than this many seconds late is dropped instead of sent.
+    """
+
+    def __init__(self, service: GameService, callback: Callback, *, clock: Clock | None = None,
+                 poll_interval: float = 60.0, late_grace: float = 300.0) -> None:
+        self.service = service
+        self.callback = callback
+        self.clock = clock or service.clock
+        self.poll_interval = poll_interval
+        self.late_grace = late_grace
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self._stopping = False
+        service.on_timers_changed = self.wake
+
+    def wake(self) -> None:
+        """Re-read the next due time (called by the service when timers change)."""
+        self._wake.set()
+
+    async def start(self) -> None:
+        skipped = await self.service.skip_missed_reminders(self.clock.now())
+        if skipped:
+            log.info("skipped %d reminders that fell due while the bot was down", skipped)
+        self._stopping = False
+        self._task = asyncio.create_task(self._loop(), name="viceroy-scheduler")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def run_due(self) -> list[Outcome]:
+        """Fire everything due now; returns the outcomes (also passed to the callback)."""
+        outcomes: list[Outcome] = []
+        tried: set[int] = set()  # a timer that keeps failing must not spin this loop
+        while True:
+            now = self.clock.now()
+            due = [d for d in await self.service.due_timer_ids(now) if d[0] not in tried]
+            if not due:
+                return outcomes
+            for timer_id, kind, due_at in due:
+                tried.add(timer_id)
+                send = not (kind == "reminder" and now - due_at > self.late_grace)
+                try:
+                    outcome = await self.service.fire_timer(timer_id, send_reminder=send)
+                except Exception:
+                    log.exception("timer %s failed", timer_id)
+                    continue
+                if outcome is None:
+                    continue
+                outcomes.append(outcome)
+                try:
+                    await self.callback(outcome)
+                except Exception:  # announcing failed; the game state is already committed
+                    log.exception("scheduler callback failed for timer %s", timer_id)
+
+    async def _loop(self) -> None:
+        while not self._stopping:
+            self._wake.clear()  # before reading, so a change made meanwhile still wakes us
+            try:
+                await self.run_due()
+                nxt = await self.service.next_timer_due()
+            except Exception:
+                log.exception("scheduler pass failed")
+                nxt = None
+            delay = self.poll_interval if nxt is None else min(self.poll_interval, max(0.0, nxt - self.clock.now()))
+            sleeper = asyncio.create_task(self.clock.sleep(delay))
+            waker = asyncio.create_task(self._wake.wait())
+            try:
+                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for t in (sleeper, waker):
+                    t.cancel()

@@ -1,0 +1,935 @@
+"""GameService: lobbies, seats, submissions, deadlines, undo -- every change in one SQLite transaction.
+
+No discord import.  Callers pass plain ids and get dataclasses back; every refusal is a ServiceError
+subclass whose `.message` can be shown to the player as is.  See docs/service.md for the API contract.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+import zlib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.clock import Clock, SystemClock
+from bot.games import GameKind, UnknownKind, get_kind
+from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx, decode_state
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIME_LIMIT = 24 * 3600
+UNSET: Any = object()  # "use the default" marker for time_limit (None means: no time limit)
+MOVE_KINDS = ("action", "timeout", "admin")
+AI_KEY_PREFIX = "ai:"
+MAX_AI_STEPS = 10_000  # guards against an engine that keeps an AI seat pending forever
+
+
+# ---------------------------------------------------------------- errors
+
+class ServiceError(Exception):
+    """Base of every refusal. `.code` is stable for programs, `.message` is for players."""
+
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownGame(ServiceError):
+    code = "unknown_game"
+
+
+class UnknownGameKind(ServiceError):
+    code = "unknown_kind"
+
+
+class ChannelBusy(ServiceError):
+    code = "channel_busy"
+
+
+class LobbyFull(ServiceError):
+    code = "lobby_full"
+
+
+class AlreadyJoined(ServiceError):
+    code = "already_joined"
+
+
+class NotInGame(ServiceError):
+    code = "not_your_seat"
+
+
+class NotAllowed(ServiceError):
+    code = "not_allowed"
+
+
+class NotInLobby(ServiceError):
+    code = "not_in_lobby"
+
+
+class GameNotStarted(ServiceError):
+    code = "not_started"
+
+
+class GameFinished(ServiceError):
+    code = "game_finished"
+
+
+class NotEnoughPlayers(ServiceError):
+    code = "not_enough_players"
+
+
+class BadOptions(ServiceError):
+    code = "bad_options"
+
+
+class StalePrompt(ServiceError):
+    code = "stale_prompt"
+
+
+class StaleVersion(ServiceError):
+    code = "stale_version"
+
+
+class IllegalMove(ServiceError):
+    """The engine refused the action; `.engine_code` is the engine's IllegalAction.code."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, engine_code: str = "illegal") -> None:
+        super().__init__(message)
+        self.engine_code = engine_code
+
+
+class NothingToUndo(ServiceError):
+    code = "nothing_to_undo"
+
+
+class KeyReused(ServiceError):
+    code = "key_reused"
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_ai: bool
+    dm_status: str
+
+
+@dataclass
+class GameInfo:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    options: dict
+    status: str
+    host_user_id: int | None
+    version: int
+    time_limit: int | None
+    seats: list[SeatInfo]
+    created_at: float
+    updated_at: float
+
+
+@dataclass
+class PendingSeat:
+    seat: int
+    user_id: int | None
+    is_ai: bool
+    prompt: dict
+    prompt_key: str
+    waiting: bool  # False: already chose, may still amend until the reveal
+    deadline: float | None
+
+
+@dataclass
+class Applied:
+    seq: int
+    seat: int | None
+    action: dict
+    kind: str  # action | timeout | admin | ai
+
+
+@dataclass
+class ActionResult:
+    game_id: int
+    version: int
+    status: str
+    applied: list[Applied] = field(default_factory=list)
+    public: list[dict] = field(default_factory=list)
+    private: dict[int, list[dict]] = field(default_factory=dict)
+    pending: dict[int, PendingSeat] = field(default_factory=dict)
+    finished: bool = False
+    scores: list[dict] | None = None
+    seats: list[SeatInfo] = field(default_factory=list)
+    timed_out: list[int] = field(default_factory=list)
+    duplicate: bool = False
+
+    def to_blob(self) -> bytes:
+        return zlib.compress(json.dumps(asdict(self), separators=(",", ":")).encode())
+
+    @classmethod
+    def from_blob(cls, blob: bytes) -> ActionResult:
+        d = json.loads(zlib.decompress(blob))
+        d["applied"] = [Applied(**a) for a in d["applied"]]
+        d["private"] = {int(k): v for k, v in d["private"].items()}
+        d["pending"] = {int(k): PendingSeat(**v) for k, v in d["pending"].items()}
+        d["seats"] = [SeatInfo(**s) for s in d["seats"]]
+        return cls(**d)
+
+
+@dataclass
+class Reminder:
+    game_id: int
+    channel_id: int
+    seat: int
+    user_id: int | None
+    deadline: float | None
+    prompt_key: str
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    version: int
+    event: dict
+
+
+# ---------------------------------------------------------------- helpers
+
+def reminder_offsets(limit: int) -> list[float]:
+    """Seconds after the prompt when reminders go out: at half time and one hour before the deadline."""
+    out: list[float] = []
+    for offset in (limit / 2, limit - 3600):
+        if 0 < offset < limit and all(abs(offset - o) >= 60 for o in out):
+            out.append(offset)
+    return sorted(out)
+
+
+def _seat_info(s: SeatRow) -> SeatInfo:
+    return SeatInfo(s.seat, s.user_id, s.display_name, s.is_ai, s.dm_status)
+
+
+def _split(events: list[dict]) -> tuple[list[dict], dict[int, list[dict]]]:
+    public: list[dict] = []
+    private: dict[int, list[dict]] = {}
+    for e in events:
+        to = e.get("to", "all")
+        if to == "all":
+            public.append(e)
+        else:
+            private.setdefault(int(to), []).append(e)
+    return public, private
+
+
+@dataclass
+class _Loaded:
+    game: GameRow
+    seats: list[SeatRow]
+    kind: GameKind
+    state: dict | None
+    last_seq: int
+    repaired: bool = False
+
+
+class GameService:
+    """The only place where actions are validated (by the engine), stored and turned into notices."""
+
+    def __init__(self, storage: Storage, *, clock: Clock | None = None,
+                 default_time_limit: int | None = DEFAULT_TIME_LIMIT,
+                 seed_source: Callable[[], int] | None = None,
+                 on_timers_changed: Callable[[], None] | None = None) -> None:
+        self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        self.default_time_limit = default_time_limit
+        self._seed_source = seed_source or (lambda: secrets.randbelow(2**31))
+        # The scheduler hooks this so it can wake up when a nearer deadline appears.
+        self.on_timers_changed = on_timers_changed
+
+    # ------------------------------------------------------------ loading
+
+    def _kind(self, name: str) -> GameKind:
+        try:
+            return get_kind(name)
+        except UnknownKind:
+            raise UnknownGameKind(f"Unknown game kind: {name}.") from None
+        except ImportError as exc:
+            raise UnknownGameKind(f"The {name} engine is not available ({exc}).") from None
+
+    async def _game(self, tx: Tx, game_id: int) -> GameRow:
+        game = await tx.game(game_id)
+        if game is None:
+            raise UnknownGame(f"There is no game #{game_id}.")
+        return game
+
+    async def _effective(self, tx: Tx, game_id: int) -> list[tuple[int, int, dict, str | None]]:
+        """(seq, seat, action, key) of the moves still in force: undo entries cancel earlier moves."""
+        moves: dict[int, tuple[int, int, dict, str | None]] = {}
+        for row in await tx.actions(game_id):
+            if row.kind == "undo":
+                for seq in row.action.get("undo", []):
+                    moves.pop(seq, None)
+            elif row.kind in MOVE_KINDS:
+                moves[row.seq] = (row.seq, row.seat, row.action, row.idempotency_key)
+        return [moves[s] for s in sorted(moves)]
+
+    async def rebuild_state(self, tx: Tx, game: GameRow, seats: int | None = None) -> dict:
+        """The state as the action log says it is (the log is the source of truth)."""
+        kind = self._kind(game.kind)
+        if seats is None:
+            seats = len(await tx.seats(game.id))
+        moves = [(seat, action) for _, seat, action, _ in await self._effective(tx, game.id)]
+        return kind.rebuild(game.options, game.seed, seats, moves)
+
+    async def _load(self, tx: Tx, game_id: int) -> _Loaded:
+        game = await self._game(tx, game_id)
+        seats = await tx.seats(game_id)
+        kind = self._kind(game.kind)
+        if game.status == "lobby" or game.seed is None:
+            return _Loaded(game, seats, kind, None, 0)
+        last_seq = await tx.last_seq(game_id)
+        raw = await tx.snapshot_raw(game_id)
+        state: dict | None = None
+        if raw is not None:
+            version, seq, blob, checksum = raw
+            try:
+                state = decode_state(blob, checksum)
+                if version > game.version or seq > last_seq:
+                    raise CorruptSnapshot(f"snapshot v{version}/seq{seq} is ahead of the game")
+                later = await tx.actions(game_id, after_seq=seq) if seq < last_seq else []
+                if any(r.kind == "undo" for r in later):
+                    state = None  # an undo after the snapshot: only a full replay is correct
+                else:
+                    for r in later:
+                        kind.apply(state, r.seat, r.action)
+            except (CorruptSnapshot, kind.illegal) as exc:
+                log.warning("game %s: snapshot rejected (%s); rebuilding from the action log", game_id, exc)
+                state = None
+        repaired = state is None
+        if state is None:
+            state = await self.rebuild_state(tx, game, len(seats))
+        return _Loaded(game, seats, kind, state, last_seq, repaired)
+
+    async def _repair_if_needed(self, loaded: _Loaded) -> None:
+        if not loaded.repaired or loaded.state is None:
+            return
+        async with self.storage.transaction() as tx:
+            game = await tx.game(loaded.game.id)
+            if game is None or game.version != loaded.game.version:
+                return  # someone wrote in between; their write stored a good snapshot
+            await tx.save_snapshot(game.id, game.version, loaded.last_seq, loaded.state, self.clock.now())
+
+    # ------------------------------------------------------------ info
+
+    async def _info(self, tx: Tx, game: GameRow) -> GameInfo:
+        seats = await tx.seats(game.id)
+        return GameInfo(game.id, game.guild_id, game.channel_id, game.kind, game.options, game.status,
+                        game.host_user_id, game.version, game.time_limit, [_seat_info(s) for s in seats],
+                        game.created_at, game.updated_at)
+
+    async def game(self, game_id: int) -> GameInfo:
+        async with self.storage.reading() as tx:
+            return await self._info(tx, await self._game(tx, game_id))
+
+    async def game_in_channel(self, channel_id: int) -> GameInfo | None:
+        """The lobby-or-active game of a channel, if any."""
+        async with self.storage.reading() as tx:
+            game = await tx.open_game_in_channel(channel_id)
+            return await self._info(tx, game) if game else None
+
+    async def games_for_user(self, user_id: int, statuses: tuple[str, ...] = ("lobby", "active")) -> list[GameInfo]:
+        async with self.storage.reading() as tx:
+            return [await self._info(tx, g) for g in await tx.games_of_user(user_id, statuses)]
+
+    async def list_games(self, statuses: tuple[str, ...] = ("lobby", "active"),
+                         guild_id: int | None = None) -> list[GameInfo]:
+        async with self.storage.reading() as tx:
+            return [await self._info(tx, g) for g in await tx.games(status=statuses, guild_id=guild_id)]
+
+    # ------------------------------------------------------------ lobby
+
+    async def create_lobby(self, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str, *,
+                           kind: str = "viceroy", options: dict | None = None,
+                           time_limit: int | None = UNSET) -> GameInfo:
+        self._kind(kind)
+        limit = self.default_time_limit if time_limit is UNSET else time_limit
+        if limit is not None and limit <= 0:
+            raise BadOptions("The time limit must be positive (or none).")
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            existing = await tx.open_game_in_channel(channel_id)
+            if existing is not None:
+                what = "lobby" if existing.status == "lobby" else "game"
+                raise ChannelBusy(f"This channel already has an open {what} (#{existing.id}). "
+                                  "Finish or abandon it first, or use another channel.")
+            game_id = await tx.insert_game(guild_id=guild_id, channel_id=channel_id, kind=kind,
+                                           options=options or {}, host_user_id=host_user_id,
+                                           time_limit=limit, now=now)
+            await tx.replace_seats(game_id, [SeatRow(game_id, 0, host_user_id, host_name, False, "unknown")])
+            return await self._info(tx, await self._game(tx, game_id))
+
+    async def _lobby(self, tx: Tx, game_id: int) -> GameRow:
+        game = await self._game(tx, game_id)
+        if game.status != "lobby":
+            raise NotInLobby(f"Game #{game_id} is not in its lobby any more.")
+        return game
+
+    async def join(self, game_id: int, user_id: int, display_name: str) -> GameInfo:
+        async with self.storage.transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            seats = await tx.seats(game_id)
+            if any(s.user_id == user_id for s in seats):
+                raise AlreadyJoined("You have already joined this game.")
+            kind = self._kind(game.kind)
+            if len(seats) >= kind.max_seats:
+                raise LobbyFull(f"The lobby is full ({kind.max_seats} seats).")
+            seats.append(SeatRow(game_id, len(seats), user_id, display_name, False, "unknown"))
+            await tx.replace_seats(game_id, seats)
+            await tx.update_game(game_id, self.clock.now(), version=game.version + 1)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    async def add_ai(self, game_id: int, by_user_id: int, display_name: str | None = None, *,
+                     admin: bool = False) -> GameInfo:
+        async with self.storage.transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            seats = await tx.seats(game_id)
+            kind = self._kind(game.kind)
+            if len(seats) >= kind.max_seats:
+                raise LobbyFull(f"The lobby is full ({kind.max_seats} seats).")
+            name = display_name or f"AI {sum(s.is_ai for s in seats) + 1}"
+            seats.append(SeatRow(game_id, len(seats), None, name, True, "unknown"))
+            await tx.replace_seats(game_id, seats)
+            await tx.update_game(game_id, self.clock.now(), version=game.version + 1)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    async def remove_seat(self, game_id: int, seat: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
+        """Lobby only: the host removes a seat (typically an AI)."""
+        async with self.storage.transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            seats = await tx.seats(game_id)
+            if not any(s.seat == seat for s in seats):
+                raise NotInGame(f"There is no seat {seat}.")
+            return await self._drop_lobby_seat(tx, game, seats, seat)
+
+    async def _drop_lobby_seat(self, tx: Tx, game: GameRow, seats: list[SeatRow], seat: int) -> GameInfo:
+        now = self.clock.now()
+        kept = [s for s in seats if s.seat != seat]
+        for i, s in enumerate(kept):  # seats stay 0..n-1
+            s.seat = i
+        await tx.replace_seats(game.id, kept)
+        fields: dict[str, Any] = {"version": game.version + 1}
+        humans = [s for s in kept if not s.is_ai]
+        if not humans:
+            fields["status"] = "abandoned"
+        elif game.host_user_id not in {s.user_id for s in humans}:
+            fields["host_user_id"] = humans[0].user_id
+        await tx.update_game(game.id, now, **fields)
+        return await self._info(tx, await self._game(tx, game.id))
+
+    async def leave(self, game_id: int, user_id: int) -> GameInfo | ActionResult:
+        """In a lobby the seat is removed (empty lobby -> abandoned, host passes on).  In a running game the
+        seat is handed to an AI, and the result of that (AI moves etc.) is returned."""
+        async with self.storage.transaction() as tx:
+            game = await self._game(tx, game_id)
+            seats = await tx.seats(game_id)
+            mine = [s for s in seats if s.user_id == user_id]
+            if not mine:
+                raise NotInGame("You are not in this game.")
+            if game.status == "lobby":
+                return await self._drop_lobby_seat(tx, game, seats, mine[0].seat)
+        return await self.replace_seat(game_id, mine[0].seat, None, f"AI (was {mine[0].display_name})",
+                                       by_user_id=user_id, admin=True)
+
+    def _require_host(self, game: GameRow, user_id: int | None, admin: bool) -> None:
+        if not admin and user_id != game.host_user_id:
+            raise NotAllowed("Only the host (or a server admin) can do that.")
+
+    async def set_time_limit(self, game_id: int, seconds: int | None, by_user_id: int, *,
+                             admin: bool = False) -> GameInfo:
+        """Per-decision time limit; None = no limit.  Applies to prompts issued from now on."""
+        if seconds is not None and seconds <= 0:
+            raise BadOptions("The time limit must be positive (or none).")
+        async with self.storage.transaction() as tx:
+            game = await self._game(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            if game.status in ("finished", "abandoned"):
+                raise GameFinished(f"Game #{game_id} is over.")
+            await tx.update_game(game_id, self.clock.now(), time_limit=seconds)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    # ------------------------------------------------------------ start / abandon
+
+    async def start(self, game_id: int, by_user_id: int, options: dict | None = None, *, admin: bool = False,
+                    seed: int | None = None) -> ActionResult:
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            kind = self._kind(game.kind)
+            seats = await tx.seats(game_id)
+            if len(seats) < kind.min_seats:
+                raise NotEnoughPlayers(f"{kind.display_name or kind.name} needs at least {kind.min_seats} seats.")
+            merged = {**game.options, **(options or {})}
+            try:
+                opts = kind.normalize_options(merged, len(seats))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise BadOptions(f"Bad options: {exc}") from None
+            seed = self._seed_source() if seed is None else seed
+            state = kind.new_game(opts, seed, len(seats))
+            await tx.update_game(game_id, now, status="active", options=opts, seed=seed)
+            game = await self._game(tx, game_id)
+            loaded = _Loaded(game, seats, kind, state, 0)
+            started = {"type": "game_started", "to": "all", "seats": len(seats), "options": opts}
+            return await self._commit(tx, loaded, [], [started], now)
+
+    async def abandon(self, game_id: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
+        async with self.storage.transaction() as tx:
+            game = await self._game(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            if game.status in ("finished", "abandoned"):
+                raise GameFinished(f"Game #{game_id} is already over.")
+            now = self.clock.now()
+            await tx.cancel_timers(game_id)
+            await tx.update_game(game_id, now, status="abandoned", version=game.version + 1)
+            await tx.append_events(game_id, game.version + 1, [{"type": "abandoned", "to": "all"}], now)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    # ------------------------------------------------------------ submissions
+
+    async def submit(self, game_id: int, user_id: int, action: dict, *, idempotency_key: str,
+                     prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
+        """Apply `action` for the seat of `user_id`.  A retry with the same idempotency_key returns the stored
+        result (with duplicate=True) and applies nothing."""
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            seen = await self._seen(tx, game_id, idempotency_key)
+            if seen is not None:
+                return seen
+            loaded = await self._load_active(tx, game_id)
+            seat = next((s.seat for s in loaded.seats if s.user_id == user_id and not s.is_ai), None)
+            if seat is None:
+                raise NotInGame("You do not have a seat in this game.")
+            self._check_fresh(loaded, seat, prompt_key, expected_version)
+            return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
+
+    async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
+                              prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
+        """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            seen = await self._seen(tx, game_id, idempotency_key)
+            if seen is not None:
+                return seen
+            loaded = await self._load_active(tx, game_id)
+            if not any(s.seat == seat for s in loaded.seats):
+                raise NotInGame(f"There is no seat {seat}.")
+            self._check_fresh(loaded, seat, prompt_key, expected_version)
+            return await self._apply_and_commit(tx, loaded, seat, action, "admin", idempotency_key, now)
+
+    async def _seen(self, tx: Tx, game_id: int, key: str) -> ActionResult | None:
+        row = await tx.action_by_key(key)
+        if row is None:
+            return None
+        if row.game_id != game_id:
+            raise KeyReused("That button belongs to another game.")
+        if row.result is None:  # cannot happen for keys written by submit(); be safe anyway
+            raise KeyReused("That action was already processed.")
+        result = ActionResult.from_blob(row.result)
+        result.duplicate = True
+        return result
+
+    async def _load_active(self, tx: Tx, game_id: int) -> _Loaded:
+        loaded = await self._load(tx, game_id)
+        status = loaded.game.status
+        if status == "lobby":
+            raise GameNotStarted(f"Game #{game_id} has not started yet.")
+        if status in ("finished", "abandoned"):
+            raise GameFinished(f"Game #{game_id} is over ({status}).")
+        return loaded
+
+    def _check_fresh(self, loaded: _Loaded, seat: int, prompt_key: str | None,
+                     expected_version: int | None) -> None:
+        if expected_version is not None and expected_version != loaded.game.version:
+            raise StaleVersion("The game has moved on since this was shown; here is the current state.")
+        if prompt_key is not None:
+            prompts = loaded.kind.pending(loaded.state)
+            if seat not in prompts:
+                raise StalePrompt("That prompt is no longer current: you have nothing to decide right now.")
+            if loaded.kind.prompt_key(loaded.state, seat, prompts[seat]) != prompt_key:
+                raise StalePrompt("That prompt is from an earlier phase; use the latest one.")
+
+    async def _apply_and_commit(self, tx: Tx, loaded: _Loaded, seat: int, action: dict, kind_: str,
+                                key: str, now: float) -> ActionResult:
+        kind = loaded.kind
+        try:
+            events = kind.apply(loaded.state, seat, action)
+        except kind.illegal as exc:
+            # The engine validates before mutating, so nothing changed; nothing is stored.
+            raise IllegalMove(getattr(exc, "message", str(exc)), getattr(exc, "code", "illegal")) from None
+        seq = loaded.last_seq + 1
+        await tx.append_action(loaded.game.id, seq, seat, action, kind=kind_, key=key, now=now)
+        loaded.last_seq = seq
+        applied = [Applied(seq, seat, action, kind_)]
+        extra: list[dict] = []
+        if kind_ == "timeout":
+            extra.append({"type": "timeout", "to": "all", "seat": seat})
+        result = await self._commit(tx, loaded, applied, extra + list(events), now)
+        if kind_ == "timeout":
+            result.timed_out = [seat]
+        await tx.set_action_result(loaded.game.id, seq, result.to_blob())
+        return result
+
+    async def _run_ai(self, tx: Tx, loaded: _Loaded, now: float) -> tuple[list[Applied], list[dict]]:
+        kind, state = loaded.kind, loaded.state
+        ai_seats = {s.seat for s in loaded.seats if s.is_ai}
+        applied: list[Applied] = []
+        events: list[dict] = []
+        for _ in range(MAX_AI_STEPS):
+            if not ai_seats or kind.is_over(state):
+                break
+            prompts = kind.pending(state)
+            todo = [s for s in sorted(prompts) if s in ai_seats and kind.is_waiting(state, s, prompts[s])]
+            if not todo:
+                break
+            seat = todo[0]
+            seq = loaded.last_seq + 1
+            # Seeded from the game seed and position, so a rerun of the same game picks the same moves.
+            rng = random.Random(f"{loaded.game.seed}:{seq}:{seat}")
+            action = self._ai_action(kind, state, seat, rng)
+            if action is None:
+                break
+            try:
+                new_events = kind.apply(state, seat, action)
+            except kind.illegal:
+                log.exception("game %s: AI fallback action refused", loaded.game.id)
+                break
+            await tx.append_action(loaded.game.id, seq, seat, action, kind="action",
+                                   key=f"{AI_KEY_PREFIX}{loaded.game.id}:{seq}", now=now)
+            loaded.last_seq = seq
+            applied.append(Applied(seq, seat, action, "ai"))
+            events += new_events
+        return applied, events
+
+    def _ai_action(self, kind: GameKind, state: dict, seat: int, rng: random.Random) -> dict | None:
+        if kind.choose_action is not None:
+            try:
+                action = kind.choose_action(state, seat, rng)
+                # Validate on a copy: an AI bug must not take the game down.
+                kind.apply(json.loads(json.dumps(state)), seat, action)
+                return action
+            except Exception:
+                log.exception("AI for %s failed; using the default action", kind.name)
+        try:
+            return kind.default_action(state, seat)
+        except Exception:
+            log.exception("default_action failed for %s seat %s", kind.name, seat)
+            return None
+
+    async def _commit(self, tx: Tx, loaded: _Loaded, applied: list[Applied], events: list[dict],
+                      now: float) -> ActionResult:
+        """Run AI seats, store the snapshot, the public log and the timers; bump the version."""
+        ai_applied, ai_events = await self._run_ai(tx, loaded, now)
+        applied += ai_applied
+        events = events + ai_events
+        kind, state, game = loaded.kind, loaded.state, loaded.game
+        finished = kind.is_over(state)
+        version = game.version + 1  # every commit moves the version on
+        status = "finished" if finished else "active"
+        scores = kind.final_scores(state) if finished else None
+        public, private = _split(events)
+        if finished:
+            public.append({"type": "final_scores", "to": "all", "scores": scores})
+        await tx.update_game(game.id, now, version=version, status=status)
+        await tx.save_snapshot(game.id, version, loaded.last_seq, state, now)
+        await tx.append_events(game.id, version, public, now)
+        game.version, game.status = version, status
+        pending = await self._sync_timers(tx, loaded, now)
+        return ActionResult(game.id, version, status, applied, public, private, pending, finished, scores,
+                            [_seat_info(s) for s in loaded.seats])
+
+    # ------------------------------------------------------------ timers
+
+    def _prompts(self, loaded: _Loaded) -> dict[int, tuple[dict, str, bool]]:
+        kind, state = loaded.kind, loaded.state
+        if state is None or kind.is_over(state):
+            return {}
+        return {s: (p, kind.prompt_key(state, s, p), kind.is_waiting(state, s, p))
+                for s, p in kind.pending(state).items()}
+
+    async def _sync_timers(self, tx: Tx, loaded: _Loaded, now: float) -> dict[int, PendingSeat]:
+        """Keep one deadline (+ reminders) per human seat that still owes a choice for its current prompt."""
+        game = loaded.game
+        prompts = self._prompts(loaded) if game.status == "active" else {}
+        existing: dict[int, list] = {}
+        for t in await tx.timers(game.id):
+            existing.setdefault(t.seat, []).append(t)
+        by_seat = {s.seat: s for s in loaded.seats}
+        changed = False
+        out: dict[int, PendingSeat] = {}
+        for seat in sorted(set(prompts) | set(existing)):
+            info = by_seat.get(seat)
+            human = info is not None and not info.is_ai
+            timers = existing.get(seat, [])
+            if seat not in prompts or not human or not prompts[seat][2] or game.time_limit is None:
+                if timers:
+                    await tx.cancel_timers(game.id, seat)
+                    changed = True
+                timers = []
+            else:
+                key = prompts[seat][1]
+                if any(t.prompt_key != key for t in timers) or not any(t.kind == "deadline" for t in timers):
+                    # A new prompt: the old deadline no longer applies, a new one starts now.
+                    if timers:
+                        await tx.cancel_timers(game.id, seat)
+                    deadline = now + game.time_limit
+                    await tx.add_timer(game.id, seat, "deadline", deadline, key, now)
+                    for offset in reminder_offsets(game.time_limit):
+                        await tx.add_timer(game.id, seat, "reminder", now + offset, key, now)
+                    timers = [_Deadline(deadline)]
+                    changed = True
+            if seat in prompts:
+                prompt, key, waiting = prompts[seat]
+                deadline = next((t.due_at for t in timers if t.kind == "deadline"), None)
+                out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt,
+                                        key, waiting, deadline)
+        if changed and self.on_timers_changed is not None:
+            self.on_timers_changed()
+        return out
+
+    async def next_timer_due(self) -> float | None:
+        async with self.storage.reading() as tx:
+            return await tx.next_due()
+
+    async def skip_missed_reminders(self, before: float | None = None) -> int:
+        """Mark reminders that are already past as sent without sending them (used at start-up)."""
+        when = self.clock.now() if before is None else before
+        async with self.storage.transaction() as tx:
+            return await tx.skip_reminders_before(when)
+
+    async def due_timer_ids(self, now: float | None = None, limit: int = 100) -> list[tuple[int, str, float]]:
+        async with self.storage.reading() as tx:
+            return [(t.id, t.kind, t.due_at) for t in await tx.due_timers(self.clock.now() if now is None else now,
+                                                                           limit)]
+
+    async def fire_timer(self, timer_id: int, *, send_reminder: bool = True) -> ActionResult | Reminder | None:
+        """Fire one due timer, at most once.  A deadline applies the engine's default action for the seat
+        (logged as kind 'timeout'); a reminder returns a Reminder.  Obsolete timers return None."""
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            timer = await tx.timer(timer_id)
+            if timer is None or timer.fired or timer.due_at > now:
+                return None
+            await tx.mark_fired(timer_id)
+            game = await tx.game(timer.game_id)
+            if game is None or game.status != "active":
+                return None
+            loaded = await self._load(tx, game.id)
+            prompts = self._prompts(loaded)
+            current = prompts.get(timer.seat)
+            if current is None or current[1] != timer.prompt_key or not current[2]:
+                return None  # the seat already acted or the phase moved on
+            if timer.kind == "reminder":
+                if not send_reminder:
+                    return None
+                deadline = next((t.due_at for t in await tx.timers(game.id)
+                                 if t.seat == timer.seat and t.kind == "deadline"), None)
+                user = next((s.user_id for s in loaded.seats if s.seat == timer.seat), None)
+                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key)
+            action = loaded.kind.default_action(loaded.state, timer.seat)
+            try:
+                result = await self._apply_and_commit(tx, loaded, timer.seat, action, "timeout",
+                                                      f"timeout:{timer.id}", now)
+            except IllegalMove:
+                log.exception("game %s: default action refused for seat %s", game.id, timer.seat)
+                return None
+            return result
+
+    # ------------------------------------------------------------ seats during a game
+
+    async def replace_seat(self, game_id: int, seat: int, new_user_id: int | None, display_name: str, *,
+                           by_user_id: int | None = None, admin: bool = False) -> ActionResult:
+        """Give a seat to another user, or to an AI when new_user_id is None.  AI seats act at once."""
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            game = await self._game(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            loaded = await self._load_active(tx, game_id)
+            target = next((s for s in loaded.seats if s.seat == seat), None)
+            if target is None:
+                raise NotInGame(f"There is no seat {seat}.")
+            if new_user_id is not None and any(s.user_id == new_user_id for s in loaded.seats):
+                raise AlreadyJoined("That user already has a seat in this game.")
+            await tx.update_seat(game_id, seat, user_id=new_user_id, display_name=display_name,
+                                 is_ai=new_user_id is None, dm_status="unknown")
+            target.user_id, target.display_name, target.is_ai = new_user_id, display_name, new_user_id is None
+            target.dm_status = "unknown"
+            event = {"type": "seat_replaced", "to": "all", "seat": seat, "name": display_name,
+                     "is_ai": new_user_id is None}
+            return await self._commit(tx, loaded, [], [event], now)
+
+    async def set_dm_status(self, user_id: int, status: str) -> None:
+        """Record whether the bot can DM this user (applies to their open games)."""
+        if status not in ("unknown", "open", "closed"):
+            raise ValueError(status)
+        async with self.storage.transaction() as tx:
+            await tx.set_dm_status(user_id, status)
+
+    # ------------------------------------------------------------ undo
+
+    async def undo(self, game_id: int, by_user_id: int | None, *, admin: bool = False) -> ActionResult:
+        """Roll back the last public step (the last completed step that contains a player's move) together
+        with anything submitted after it.  The log keeps everything; an 'undo' entry cancels the moves."""
+        now = self.clock.now()
+        async with self.storage.transaction() as tx:
+            game = await self._game(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            loaded = await self._load_active(tx, game_id)
+            kind = loaded.kind
+            moves = await self._effective(tx, game_id)
+            state = kind.new_game(game.options, game.seed, len(loaded.seats))
+            steps: list[list[tuple[int, int, dict, str | None]]] = [[]]
+            for seq, seat, action, key in moves:
+                before = {s: k for s, (_, k, _) in self._prompts_of(kind, state).items()}
+                kind.apply(state, seat, action)
+                after = {s: k for s, (_, k, _) in self._prompts_of(kind, state).items()}
+                steps[-1].append((seq, seat, action, key))
+                without_me = {s: k for s, k in before.items() if s != seat}
+                if kind.is_over(state) or after not in (before, without_me):
+                    steps.append([])
+            complete = steps[:-1]
+            target = next((i for i in range(len(complete) - 1, -1, -1)
+                           if any(not (m[3] or "").startswith(AI_KEY_PREFIX) for m in complete[i])), None)
+            if target is None:
+                raise NothingToUndo("There is no completed step to undo.")
+            removed = [m[0] for step in steps[target:] for m in step]
+            kept = [(seat, action) for seq, seat, action, _ in moves if seq not in set(removed)]
+            seq = loaded.last_seq + 1
+            await tx.append_action(game_id, seq, None, {"undo": removed}, kind="undo",
+                                   key=None, now=now)
+            loaded.last_seq = seq
+            loaded.state = kind.rebuild(game.options, game.seed, len(loaded.seats), kept)
+            event = {"type": "undo", "to": "all", "moves": len(removed)}
+            result = await self._commit(tx, loaded, [], [event], now)
+            return result
+
+    @staticmethod
+    def _prompts_of(kind: GameKind, state: dict) -> dict[int, tuple[dict, str, bool]]:
+        if kind.is_over(state):
+            return {}
+        return {s: (p, kind.prompt_key(state, s, p), True) for s, p in kind.pending(state).items()}
+
+    # ------------------------------------------------------------ reading
+
+    async def _read_state(self, game_id: int) -> _Loaded:
+        async with self.storage.reading() as tx:
+            loaded = await self._load(tx, game_id)
+        await self._repair_if_needed(loaded)
+        return loaded
+
+    async def view(self, game_id: int, user_id: int | None = None) -> dict:
+        """The view of `user_id`'s seat, or the public view when user_id is None (or has no seat)."""
+        loaded = await self._read_state(game_id)
+        if loaded.state is None:
+            raise GameNotStarted(f"Game #{game_id} has not started yet.")
+        seat = next((s.seat for s in loaded.seats if user_id is not None and s.user_id == user_id), None)
+        return loaded.kind.view(loaded.state, seat)
+
+    async def view_seat(self, game_id: int, seat: int | None) -> dict:
+        loaded = await self._read_state(game_id)
+        if loaded.state is None:
+            raise GameNotStarted(f"Game #{game_id} has not started yet.")
+        return loaded.kind.view(loaded.state, seat)
+
+    async def seat_of(self, game_id: int, user_id: int) -> int | None:
+        async with self.storage.reading() as tx:
+            await self._game(tx, game_id)
+            return next((s.seat for s in await tx.seats(game_id) if s.user_id == user_id), None)
+
+    async def pending(self, game_id: int) -> dict[int, PendingSeat]:
+        """Who must act now, with the prompt, its key and the deadline (None when there is no limit)."""
+        loaded = await self._read_state(game_id)
+        if loaded.state is None or loaded.game.status != "active":
+            return {}
+        async with self.storage.reading() as tx:
+            timers = await tx.timers(game_id)
+        by_seat = {s.seat: s for s in loaded.seats}
+        out: dict[int, PendingSeat] = {}
+        for seat, (prompt, key, waiting) in self._prompts(loaded).items():
+            info = by_seat.get(seat)
+            deadline = next((t.due_at for t in timers
+                             if t.seat == seat and t.kind == "deadline" and t.prompt_key == key), None)
+            out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt, key,
+                                    waiting, deadline)
+        return out
+
+    async def final_scores(self, game_id: int) -> list[dict] | None:
+        loaded = await self._read_state(game_id)
+        if loaded.state is None:
+            return None
+        return loaded.kind.final_scores(loaded.state)
+
+    async def public_log(self, game_id: int, *, limit: int | None = None, after_seq: int = 0) -> list[LogEntry]:
+        async with self.storage.reading() as tx:
+            await self._game(tx, game_id)
+            return [LogEntry(s, v, e) for s, v, e in await tx.events(game_id, after_seq=after_seq, limit=limit)]
+
+    # ------------------------------------------------------------ preferences and prompt messages
+
+    async def get_pref(self, user_id: int, key: str) -> str | None:
+        async with self.storage.reading() as tx:
+            return await tx.get_pref(user_id, key)
+
+    async def set_pref(self, user_id: int, key: str, value: str | None) -> None:
+        async with self.storage.transaction() as tx:
+            await tx.set_pref(user_id, key, value)
+
+    async def prefs(self, user_id: int) -> dict[str, str]:
+        async with self.storage.reading() as tx:
+            return await tx.prefs(user_id)
+
+    async def record_prompt_message(self, game_id: int, seat: int | None, message_id: int, channel_id: int,
+                                    purpose: str, *, prompt_key: str | None = None,
+                                    version: int | None = None) -> int:
+        async with self.storage.transaction() as tx:
+            return await tx.add_prompt_message(game_id, seat, message_id, channel_id, purpose, prompt_key,
+                                               version, self.clock.now())
+
+    async def prompt_messages(self, game_id: int, *, active_only: bool = True) -> list:
+        async with self.storage.reading() as tx:
+            return await tx.prompt_messages(game_id, active_only=active_only)
+
+    async def stale_prompt_messages(self, game_id: int) -> list:
+        """Active prompt messages whose prompt is no longer current (to edit/disable on Discord)."""
+        pend = await self.pending(game_id)
+        current = {(s, p.prompt_key) for s, p in pend.items()}
+        out = []
+        for m in await self.prompt_messages(game_id):
+            if m.prompt_key is None:
+                continue
+            if (m.seat, m.prompt_key) not in current:
+                out.append(m)
+        return out
+
+    async def retire_prompt_messages(self, ids: list[int]) -> None:
+        async with self.storage.transaction() as tx:
+            await tx.deactivate_prompt_messages(ids)
+
+
+@dataclass
+class _Deadline:
+    due_at: float
+    kind: str = "deadline"
