@@ -1,0 +1,166 @@
+"""A baseline AI player: legal moves with simple heuristics, for simulations, tests and filling seats."""
+
+from __future__ import annotations
+
+import random
+
+from . import cards as C
+from . import game as G
+from . import moves as M
+
+_REWARD_VALUE = {
+    "gems": 1.2,
+    "power_points": 0.6,
+    "cards": 1.5,
+    "science": 2.0,
+    "magic": 2.0,
+    "defense": 2.0,
+    "attack": 1.5,
+    "infinite_gem": 3.0,
+    "magic_bonus": 0.8,
+    "circle_bonus": 1.0,
+}
+
+
+def _reward_score(items: list[dict]) -> float:
+    return sum(_REWARD_VALUE[i["type"]] * i.get("amount", i.get("value", 1)) for i in items)
+
+
+def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
+    """A legal action for ``seat`` now (the engine accepts it as it is)."""
+    rng = rng or random.Random(0)
+    decision = state["decision"]
+    if decision is not None:
+        if decision["seat"] != seat:
+            raise ValueError("not this seat's turn")
+        return _answer(state, seat, decision, rng)
+    phase = state["phase"]
+    if phase == "setup":
+        return _setup(state, seat, rng)
+    if phase == "auction":
+        return _auction(state, seat, rng)
+    if phase == "development":
+        return _development(state, seat, rng)
+    if phase == "painting":
+        from .painting import best_painting
+
+        paint, _gain = best_painting(state, seat)
+        return {"type": "paint", "paint": paint}
+    raise ValueError("nothing to decide")
+
+
+def _answer(state: dict, seat: int, decision: dict, rng: random.Random) -> dict:
+    kind = decision["kind"]
+    if kind in ("attack_pick", "solo_discard"):
+        return {"type": "decide", "card": rng.choice(decision["options"])}
+    if kind == "archive":
+        return {"type": "decide", "archive": rng.random() < 0.5}
+    if kind == "replan":
+        return {"type": "decide", "plan": _development(state, seat, rng)}
+    return M.default_action(state, seat)
+
+
+def _setup(state: dict, seat: int, rng: random.Random) -> dict:
+    hand = state["players"][seat]["hand"]
+    ranked = sorted(hand, key=lambda n: (-_reward_score(C.rewards(n, 1)), rng.random()))
+    start = ranked[0]
+    keep = ranked[1] if len(ranked) > 1 else start
+    return {"type": "setup", "start": start, "keep": keep, "reward": M.reward_choice(state, start, 1)}
+
+
+def _needed_colours(player: dict) -> list[str]:
+    need = dict.fromkeys(C.COLORS, 0)
+    for number in player["hand"]:
+        if not C.is_law(number):
+            for c, n in C.cost(number, 2).items():
+                need[c] += n
+    return sorted(C.COLORS, key=lambda c: player["gems"][c] - need[c])
+
+
+def _auction(state: dict, seat: int, rng: random.Random) -> dict:
+    player = state["players"][seat]
+    opts = M.auction_options(state, seat)
+    pass_action = {"type": "pass", "gems": M.balanced_gems(state["reserve"], opts["pass_gems"], _needed_colours(player))}
+    if opts["attack"] and rng.random() < 0.4:
+        return {"type": "attack", "card": rng.choice(opts["attack"]), "archive": False}
+    if not opts["bids"] or rng.random() < 0.15 or len(player["hand"]) > 5:
+        return pass_action
+    bid = max(opts["bids"], key=lambda b: (player["gems"][b["color"]], rng.random()))
+    return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
+
+
+def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict | None:
+    player = state["players"][seat]
+    where = M.law_targets(state, seat, number)
+    plan: dict = {"type": "play", "card": number, "reward": {}}
+    if "targets" in where:
+        if not where["targets"]:
+            return None
+        plan["target"] = rng.choice(where["targets"])
+        if number == 65:
+            plan["archive"] = False
+        return plan
+    if not where["slots"]:
+        return None
+    plan["slot"] = rng.choice(where["slots"])
+    if number == 69:
+        offer = G.auction_offer(state)
+        if not offer:
+            return None
+        plan["take"] = rng.choice(offer)
+        plan["archive"] = False
+    elif number == 72:
+        others = [c for c in player["hand"] if c != 72]
+        plan["tuck"] = others[: rng.randint(0, len(others))]
+    elif number == 76:
+        plan["store"] = M.balanced_gems(player["gems"], min(8, sum(player["gems"].values()) // 2))
+    elif number in G.CHOICE_LAWS:
+        option = rng.randrange(3)
+        chosen = C.card(number)["effect"]["options"][option]
+        items = chosen if isinstance(chosen, list) else [chosen]
+        plan["reward"] = M.reward_choice(state, number, 1, items)
+        plan["reward"]["option"] = option
+        plan["reward"]["color"] = rng.choice(C.COLORS)
+    return plan
+
+
+def _development(state: dict, seat: int, rng: random.Random) -> dict:
+    player = state["players"][seat]
+    candidates: list[tuple[float, dict]] = []
+    for number in player["hand"]:
+        if C.is_law(number):
+            plan = _law_plan(state, seat, number, rng)
+            if plan is not None:
+                candidates.append((2.0 + rng.random(), plan))
+            continue
+        for option in M.character_plays(state, seat, number):
+            if option["payment"] is None:
+                continue
+            level = option["level"]
+            items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
+            score = level * 2 + _reward_score(items) + rng.random()
+            plan = {"type": "play", "card": number, "slot": option["slot"], **option["payment"],
+                    "reward": M.reward_choice(state, number, level), "archive": False}
+            candidates.append((score, plan))
+    if candidates:
+        return max(candidates, key=lambda c: c[0])[1]
+    if player["hand"] and rng.random() < 0.6:
+        return {"type": "discard", "card": rng.choice(player["hand"]),
+                "gems": M.balanced_gems(state["reserve"], G.DISCARD_GEMS, _needed_colours(player))}
+    return {"type": "pass"}
+
+
+def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions: int = 20000) -> tuple[dict, list[dict]]:
+    """Play a whole game between AI seats. Returns the final state and the ordered actions (the record)."""
+    state = G.new_game(options, seed)
+    rng = random.Random(seed if rng_seed is None else rng_seed)
+    actions: list[dict] = []
+    for _ in range(max_actions):
+        prompts = G.pending(state)
+        if not prompts:
+            return state, actions
+        seat = min(s for s, p in prompts.items() if not p.get("submitted"))
+        action = choose_action(state, seat, rng)
+        G.apply_action(state, seat, action)
+        actions.append({"seat": seat, "action": action})
+    raise RuntimeError("the game did not end")
