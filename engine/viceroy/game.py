@@ -735,6 +735,8 @@ def _start_turn(state: dict, events: list) -> None:
     state["turn"] += 1
     state["phase"] = "auction"
     state["round"] = 0
+    if not state["large_deck"]:
+        state["last_turn"] = True  # its 4 characters were revealed during the previous turn
     for v in state["virtual"]:
         v["out"] = False
     active = []
@@ -818,7 +820,7 @@ def _reveal(state: dict, events: list) -> None:
     _ev(events, "all", "reveal", "New characters at the auction: " + ", ".join(
         f"{c}: {C.label(n)}" for c, n in shown.items() if n is not None) + ".", cards=shown)
     if not state["large_deck"] and not state["last_turn"]:
-        state["last_turn"] = True
+        # The turn after the last reveal is the last one (§3); _start_turn sets the flag.
         _ev(events, "all", "last_turn_next", "The large deck is empty: the next turn is the last.")
 
 
