@@ -458,15 +458,20 @@ class GameService:
 
     async def set_time_limit(self, game_id: int, seconds: int | None, by_user_id: int, *,
                              admin: bool = False) -> GameInfo:
-        """Per-decision time limit; None = no limit.  Applies to prompts issued from now on."""
+        """Per-decision time limit; None = no limit.  Takes effect at once: running deadlines are dropped and
+        every seat that owes a choice gets a fresh deadline (from now) under the new limit."""
         if seconds is not None and seconds <= 0:
             raise BadOptions("The time limit must be positive (or none).")
+        now = self.clock.now()
         async with self.storage.transaction() as tx:
             game = await self._game(tx, game_id)
             self._require_host(game, by_user_id, admin)
             if game.status in ("finished", "abandoned"):
                 raise GameFinished(f"Game #{game_id} is over.")
-            await tx.update_game(game_id, self.clock.now(), time_limit=seconds)
+            await tx.update_game(game_id, now, time_limit=seconds)
+            if game.status == "active":
+                await tx.cancel_timers(game_id)
+                await self._sync_timers(tx, await self._load(tx, game_id), now)
             return await self._info(tx, await self._game(tx, game_id))
 
     # ------------------------------------------------------------ start / abandon
