@@ -1,0 +1,85 @@
+"""Pillow rendering of Viceroy views: pure functions, view in, PNG bytes out.
+
+Nothing here reads a game state: every function takes a *view* (see docs/architecture.md), so an image
+can only show what its viewer may see. ``*_image`` functions return PIL images (for composing and
+benchmarks); ``render_*`` functions return PNG bytes ready for ``discord.File``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .boards import auction_image, scores_image, screen_image, table_image
+from .cards import card_image
+from .png import encode_png
+from .pyramid import (
+    PyramidLayout,
+    pyramid_image,
+    pyramid_layout,
+    single_color_circles,
+    slot_labels,
+    slot_rects,
+)
+
+Names = Sequence[str] | Mapping[int, str]
+
+
+def render_card(number: int, tokens: list[dict] | None = None, tucked: int = 0) -> bytes:
+    """PNG of one card's full face, with tokens lying on it and its tucked-card count."""
+    return encode_png(card_image(number, tokens, tucked))
+
+
+def render_pyramid(
+    pyramid_view: Mapping,
+    player_name: str,
+    totals: Mapping[str, object] | None = None,
+    slots: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of a pyramid; ``slots`` are legal slots drawn as frames lettered per ``slot_labels(slots)``.
+
+    ``totals`` are extra 'label value' pairs for the header (e.g. {"hand": 2}); PP on cards, tokens and
+    single-colour circles are counted from the pyramid itself.
+    """
+    return encode_png(pyramid_image(pyramid_view, player_name, totals, slots))
+
+
+def render_auction(auction_view: Mapping) -> bytes:
+    """PNG of the auction: {colour: {"base": card|None, "tip": card|None}}."""
+    return encode_png(auction_image(auction_view))
+
+
+def render_screen(seat_view: Mapping, player_name: str | None = None) -> bytes:
+    """PNG of a seat's private screen (gems, attack tokens, hand). For DMs only."""
+    return encode_png(screen_image(seat_view, player_name))
+
+
+def render_table(public_view: Mapping, names: Names | None = None) -> bytes:
+    """PNG of the whole table from the public view: status, auction row and every pyramid."""
+    return encode_png(table_image(public_view, names))
+
+
+def render_scores(scores: Sequence[Mapping], names: Names | None = None) -> bytes:
+    """PNG of the final score sheet (engine's final_scores() list)."""
+    return encode_png(scores_image(scores, names))
+
+
+__all__ = [
+    "PyramidLayout",
+    "auction_image",
+    "card_image",
+    "encode_png",
+    "pyramid_image",
+    "pyramid_layout",
+    "render_auction",
+    "render_card",
+    "render_pyramid",
+    "render_scores",
+    "render_screen",
+    "render_table",
+    "scores_image",
+    "screen_image",
+    "single_color_circles",
+    "slot_labels",
+    "slot_rects",
+    "table_image",
+]
