@@ -1,0 +1,292 @@
+"""The world the fake Discord keeps: guilds, channels, users, messages and interactions.
+
+Everything here is plain data plus the functions that turn it into the JSON payloads discord.py parses.
+The server (``server.py``) mutates it; tests read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+    from .users import FakeUser
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# Permissions a plain member has in the fake guilds: view, send, embed, attach, history, reactions,
+# external emojis, application commands.
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 18) | (1 << 31)
+# The bot additionally manages messages.
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13)
+ADMINISTRATOR = 1 << 3
+
+# Discord's default upload limit for a guild without boosts (10 MiB).
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+MESSAGE_FLAG_EPHEMERAL = 64
+MESSAGE_FLAG_LOADING = 128
+
+
+class SnowflakeFactory:
+    """Monotonic snowflakes built from the wall clock, like Discord's (discord.py reads their time)."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._counter = itertools.count()
+
+    def __call__(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        value = (ms << 22) | (next(self._counter) & 0xFFF)
+        if value <= self._last:
+            value = self._last + 1
+        self._last = value
+        return value
+
+
+def iso(ts: float) -> str:
+    return _dt.datetime.fromtimestamp(ts, tz=_dt.UTC).isoformat()
+
+
+@dataclass
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+@dataclass
+class FakeMessage:
+    """A message as the fake stores it. ``embeds`` and ``components`` are the raw JSON the bot sent."""
+
+    id: int
+    channel_id: int
+    author_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    created_at: float = field(default_factory=time.time)
+    edited_at: float | None = None
+    # Set for ephemeral messages: the only user who can see it.
+    ephemeral_to: int | None = None
+    # The interaction this message answers (original response or follow-up), if any.
+    interaction_id: int | None = None
+    message_type: int = 0
+    reactions: dict[str, set[int]] = field(default_factory=dict)
+    deleted: bool = False
+    edits: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & MESSAGE_FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & MESSAGE_FLAG_LOADING)
+
+    def file(self, filename: str) -> bytes:
+        """Bytes of the attachment called ``filename`` (KeyError if there is none)."""
+        for att in self.attachments:
+            if att.filename == filename:
+                return att.data
+        raise KeyError(filename)
+
+    @property
+    def filenames(self) -> list[str]:
+        return [a.filename for a in self.attachments]
+
+    def embed_image(self, index: int = 0) -> bytes | None:
+        """Bytes of the attachment the embed's image points at (``attachment://name``), if any."""
+        if index >= len(self.embeds):
+            return None
+        url = (self.embeds[index].get("image") or {}).get("url")
+        if not url:
+            return None
+        name = url.removeprefix("attachment://") if url.startswith("attachment://") else url.rsplit("/", 1)[-1]
+        try:
+            return self.file(name)
+        except KeyError:
+            return None
+
+    def iter_components(self) -> list[dict[str, Any]]:
+        """Every interactive component on the message, in order, whatever the layout nesting."""
+        found: list[dict[str, Any]] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for comp in items:
+                if comp.get("type") in (2, 3, 5, 6, 7, 8):
+                    found.append(comp)
+                if isinstance(comp.get("components"), list):
+                    walk(comp["components"])
+                if isinstance(comp.get("accessory"), dict):
+                    walk([comp["accessory"]])
+                if isinstance(comp.get("component"), dict):
+                    walk([comp["component"]])
+
+        walk(self.components)
+        return found
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.iter_components() if c.get("type") == 2]
+
+    def find_component(self, *, custom_id: str | None = None, label: str | None = None) -> dict[str, Any]:
+        """The component with this custom_id or label; LookupError listing what the message offers."""
+        for comp in self.iter_components():
+            if custom_id is not None and comp.get("custom_id") == custom_id:
+                return comp
+            if label is not None and comp.get("label") == label:
+                return comp
+        offered = [(c.get("label"), c.get("custom_id")) for c in self.iter_components()]
+        raise LookupError(f"no component custom_id={custom_id!r} label={label!r} on message {self.id}; has {offered}")
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    name: str
+    type: int  # 0 guild text, 1 DM
+    world: FakeDiscord = field(repr=False)
+    guild_id: int | None = None
+    recipient_id: int | None = None
+    position: int = 0
+    message_ids: list[int] = field(default_factory=list)
+    deleted: bool = False
+
+    def messages(self) -> list[FakeMessage]:
+        """Visible (non-ephemeral, not deleted) messages, oldest first."""
+        return self.world.channel_messages(self.id)
+
+    def last_message(self) -> FakeMessage | None:
+        msgs = self.messages()
+        return msgs[-1] if msgs else None
+
+    def bot_messages(self) -> list[FakeMessage]:
+        return [m for m in self.messages() if m.author_id == self.world.bot_user_id]
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    world: FakeDiscord = field(repr=False)
+    channel_ids: list[int] = field(default_factory=list)
+    member_ids: list[int] = field(default_factory=list)
+    # role id -> role payload; the @everyone role has the guild's id.
+    roles: dict[int, dict[str, Any]] = field(default_factory=dict)
+    member_roles: dict[int, list[int]] = field(default_factory=dict)
+    joined_at: float = field(default_factory=time.time)
+
+    def channels(self) -> list[FakeChannel]:
+        return [self.world.channels[c] for c in self.channel_ids]
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction a simulated user started, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 5 modal submit
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    data: dict[str, Any]
+    world: FakeDiscord = field(repr=False)
+    source_message_id: int | None = None
+    created: float = field(default_factory=time.monotonic)
+    response_type: int | None = None
+    responded_after: float | None = None
+    original_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    payload: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        return self.response_type in (5, 6)
+
+    @property
+    def original(self) -> FakeMessage | None:
+        """The original response message (type 4/5), or the component's message after type 6/7."""
+        if self.original_id is not None:
+            return self.world.messages.get(self.original_id)
+        if self.response_type in (6, 7) and self.source_message_id is not None:
+            return self.world.messages.get(self.source_message_id)
+        return None
+
+    @property
+    def reply(self) -> FakeMessage | None:
+        """The bot's answer: the original response, or the first follow-up when there is none."""
+        if self.original_id is not None:
+            return self.world.messages.get(self.original_id)
+        fups = self.followups
+        return fups[0] if fups else None
+
+    @property
+    def followups(self) -> list[FakeMessage]:
+        return [self.world.messages[i] for i in self.followup_ids if not self.world.messages[i].deleted]
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        out = [self.world.messages[self.original_id]] if self.original_id is not None else []
+        return out + self.followups
+
+    @property
+    def ephemeral(self) -> bool:
+        msg = self.reply
+        return bool(msg and msg.ephemeral)
+
+    @property
+    def source_message(self) -> FakeMessage | None:
+        return self.world.messages.get(self.source_message_id) if self.source_message_id else None
+
+    @property
+    def user(self) -> FakeUser:
+        return self.world.users[self.user_id]
+
+    async def wait_response(self, timeout: float = 5.0) -> InteractionRecord:
+        """Wait until the bot acknowledged the interaction (any callback type)."""
+        await self.world.wait_for(lambda: self.acknowledged, timeout=timeout, what=f"a response to {self}")
+        return self
+
+    async def wait_done(self, timeout: float = 5.0) -> InteractionRecord:
+        """Wait until the bot acknowledged and no response message is still 'thinking'."""
+
+        def done() -> bool:
+            if not self.acknowledged:
+                return False
+            orig = self.world.messages.get(self.original_id) if self.original_id else None
+            return not (orig is not None and orig.loading)
+
+        await self.world.wait_for(done, timeout=timeout, what=f"a finished response to {self}")
+        return self
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+        await self.world.wait_for(lambda: len(self.followups) >= count, timeout=timeout,
+                                  what=f"{count} follow-up(s) to {self}")
+        return self.followups
+
+    def __repr__(self) -> str:
+        return f"<InteractionRecord id={self.id} type={self.type} response={self.response_type}>"
+
+
+class WaitTimeout(asyncio.TimeoutError):
+    """Raised by the wait helpers; says what was awaited."""

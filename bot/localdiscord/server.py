@@ -1,0 +1,1374 @@
+"""A small Discord stand-in: REST API v10 and gateway on 127.0.0.1, enough for a game bot.
+
+Unknown routes answer 501 and are recorded in ``FakeDiscord.unimplemented`` so that gaps are visible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import json
+import logging
+import re
+import secrets
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from aiohttp import WSMsgType, web
+
+from .model import (
+    ADMINISTRATOR,
+    ATTACHMENT_SIZE_LIMIT,
+    BOT_PERMISSIONS,
+    MEMBER_PERMISSIONS,
+    MESSAGE_FLAG_EPHEMERAL,
+    MESSAGE_FLAG_LOADING,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    InteractionRecord,
+    SnowflakeFactory,
+    WaitTimeout,
+    iso,
+)
+from .users import FakeUser
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/v10"
+HEARTBEAT_INTERVAL_MS = 41250
+INTERACTION_TOKEN_LIFETIME = 15 * 60
+REPLAY_BUFFER = 2000
+
+
+class ApiError(Exception):
+    """Raised inside a handler to answer with Discord's error JSON."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py only parses JSON when Content-Type is exactly "application/json" (no charset).
+    hdrs = {"Content-Type": "application/json"}
+    hdrs.update(headers or {})
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=hdrs)
+
+
+@dataclass
+class Fault:
+    method: str
+    pattern: str
+    kind: str  # "ratelimit" | "slow" | "fail"
+    times: int | None  # None = until removed
+    retry_after: float = 0.0
+    delay: float = 0.0
+    status: int = 500
+    code: int = 0
+    message: str = ""
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.method in ("*", method)) and fnmatch.fnmatchcase(path, self.pattern)
+
+
+@dataclass
+class RequestRecord:
+    method: str
+    path: str
+    status: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    id: str
+    user_id: int
+    seq: int = 0
+    buffer: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    conn: GatewayConnection | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.conn is not None
+
+
+@dataclass(eq=False)
+class GatewayConnection:
+    ws: web.WebSocketResponse
+    compress: str | None
+    session: GatewaySession | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    zctx: Any = None
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        raw = json.dumps(payload)
+        async with self.lock:
+            if self.ws.closed:
+                return
+            if self.compress == "zlib-stream":
+                if self.zctx is None:
+                    self.zctx = zlib.compressobj()
+                # One shared stream per connection; Z_SYNC_FLUSH marks the end of each gateway message.
+                data = self.zctx.compress(raw.encode()) + self.zctx.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+            else:
+                await self.ws.send_str(raw)
+
+
+class FakeDiscord:
+    """The fake Discord world and its server. Create, populate, ``await start()``, point the bot at it."""
+
+    def __init__(self, *, token: str | None = None, bot_name: str = "Viceroy GM",
+                 interaction_deadline: float | None = 3.0) -> None:
+        self.snowflake = SnowflakeFactory()
+        self.token = token or f"fake.{secrets.token_hex(12)}"
+        self.application_id = self.snowflake()
+        self.bot = FakeUser(id=self.application_id, name=bot_name, world=self, bot=True)
+        self.owner = FakeUser(id=self.snowflake(), name="Owner", world=self)
+        self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.owner.id: self.owner}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._interactions_by_token: dict[str, InteractionRecord] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        # An interaction answered later than this (seconds) gets 404 "Unknown interaction", as on Discord.
+        self.interaction_deadline = interaction_deadline
+        self.strict = True
+        self.unimplemented: list[str] = []
+        self.errors: list[str] = []
+        self.requests: list[RequestRecord] = []
+        self.faults: list[Fault] = []
+        self.sessions: dict[str, GatewaySession] = {}
+        self._connections: set[GatewayConnection] = set()
+        self._gateway_open = asyncio.Event()
+        self._gateway_open.set()
+        self._changed: asyncio.Condition | None = None
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
+        self.port = 0
+
+    # ======================================================================================= world building
+    @property
+    def bot_user_id(self) -> int:
+        return self.bot.id
+
+    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
+        gid = self.snowflake()
+        owner = owner or self.owner
+        guild = FakeGuild(id=gid, name=name, owner_id=owner.id, world=self)
+        guild.roles[gid] = self._role_payload(gid, "@everyone", MEMBER_PERMISSIONS, 0)
+        self.guilds[gid] = guild
+        for uid in (self.bot.id, owner.id):
+            guild.member_ids.append(uid)
+            guild.member_roles[uid] = []
+        self._later_dispatch("GUILD_CREATE", lambda: self.guild_payload(guild))
+        return guild
+
+    def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> int:
+        rid = self.snowflake()
+        guild.roles[rid] = self._role_payload(rid, name, permissions, len(guild.roles))
+        return rid
+
+    def give_role(self, guild: FakeGuild, user: FakeUser, role_id: int) -> None:
+        guild.member_roles.setdefault(user.id, []).append(role_id)
+
+    def add_text_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
+        chan = FakeChannel(id=self.snowflake(), name=name, type=0, world=self, guild_id=guild.id,
+                           position=len(guild.channel_ids))
+        self.channels[chan.id] = chan
+        guild.channel_ids.append(chan.id)
+        self._later_dispatch("CHANNEL_CREATE", lambda: self.channel_payload(chan))
+        return chan
+
+    def add_user(self, name: str, *guilds: FakeGuild, dms_open: bool = True) -> FakeUser:
+        user = FakeUser(id=self.snowflake(), name=name, world=self, dms_open=dms_open)
+        self.users[user.id] = user
+        for guild in guilds:
+            self.add_member(guild, user)
+        return user
+
+    def add_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        if user.id not in guild.member_ids:
+            guild.member_ids.append(user.id)
+            guild.member_roles[user.id] = []
+            self._later_dispatch("GUILD_MEMBER_ADD",
+                                 lambda: {**self.member_payload(guild, user), "guild_id": str(guild.id)})
+
+    def delete_channel(self, channel: FakeChannel, *, notify: bool = False) -> None:
+        """Delete a channel: later requests about it answer 404 / 10003 (Unknown Channel).
+
+        With ``notify`` the bot also receives CHANNEL_DELETE; without it the bot's cache still has the
+        channel, which is the case a bot must survive (deleted while it was offline or mid-game).
+        """
+        channel.deleted = True
+        if notify:
+            self._later_dispatch("CHANNEL_DELETE", lambda: self.channel_payload(channel))
+
+    def dm_channel_of(self, user: FakeUser) -> FakeChannel | None:
+        for chan in self.channels.values():
+            if chan.type == 1 and chan.recipient_id == user.id:
+                return chan
+        return None
+
+    def _get_or_create_dm(self, user: FakeUser) -> FakeChannel:
+        chan = self.dm_channel_of(user)
+        if chan is None:
+            chan = FakeChannel(id=self.snowflake(), name="", type=1, world=self, recipient_id=user.id)
+            self.channels[chan.id] = chan
+        return chan
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        return self.channels[int(channel_id)]
+
+    def channel_messages(self, channel_id: int) -> list[FakeMessage]:
+        chan = self.channels[int(channel_id)]
+        return [self.messages[i] for i in chan.message_ids if not self.messages[i].deleted]
+
+    def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
+        """The commands the bot synced (global, or for ``guild``)."""
+        return self.global_commands if guild is None else self.guild_commands.get(guild.id, [])
+
+    # ============================================================================================== faults
+    def rate_limit(self, method: str, path: str, *, times: int = 1, retry_after: float = 0.05) -> Fault:
+        """The next ``times`` requests matching ``method`` + ``path`` (glob on the path after /api/v10,
+        e.g. ``/channels/*/messages``) get 429 with Retry-After and ``{"retry_after", "global": false}``."""
+        fault = Fault(method.upper(), path, "ratelimit", times, retry_after=retry_after)
+        self.faults.append(fault)
+        return fault
+
+    def slow(self, method: str, path: str, delay: float, *, times: int | None = None) -> Fault:
+        """Delay matching requests by ``delay`` seconds (all of them, or the next ``times``)."""
+        fault = Fault(method.upper(), path, "slow", times, delay=delay)
+        self.faults.append(fault)
+        return fault
+
+    def fail(self, method: str, path: str, *, status: int = 500, code: int = 0, message: str = "Internal Server Error",
+             times: int = 1) -> Fault:
+        """The next ``times`` matching requests answer ``status`` with ``{"code", "message"}``."""
+        fault = Fault(method.upper(), path, "fail", times, status=status, code=code, message=message)
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    async def drop_gateway(self, *, hold: bool = False, code: int = 4000) -> None:
+        """Close every gateway websocket from the server side (sessions stay resumable).
+
+        With ``hold`` new gateway connections wait (no HELLO) until :meth:`restore_gateway`, so events
+        dispatched in between are buffered and must come back through RESUME.
+        """
+        if hold:
+            self._gateway_open.clear()
+        for conn in list(self._connections):
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
+            await conn.ws.close(code=code, message=b"dropped by test")
+        await self._notify()
+
+    def restore_gateway(self) -> None:
+        self._gateway_open.set()
+
+    # ============================================================================================ waiting
+    async def _notify(self) -> None:
+        if self._changed is None:
+            return
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Any, timeout: float = 5.0, *, what: str = "condition") -> Any:
+        """Wait until ``predicate()`` is truthy (re-checked on every change in the world); return its value."""
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise WaitTimeout(f"timed out after {timeout}s waiting for {what}")
+                try:
+                    # Wake up periodically too: a predicate may depend on time or on the bot's own state.
+                    await asyncio.wait_for(self._changed.wait(), min(remaining, 0.05))
+                except TimeoutError:
+                    pass
+
+    async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until no request is in flight and nothing happened for ``quiet`` seconds."""
+
+        def is_idle() -> bool:
+            return self._in_flight == 0 and time.monotonic() - self._last_activity >= quiet
+
+        await self.wait_for(is_idle, timeout=timeout, what="the fake Discord to be idle")
+
+    async def wait_message(self, channel: FakeChannel, predicate: Any = None, timeout: float = 5.0, *,
+                           after: int = 0) -> FakeMessage:
+        """Wait for a bot message in ``channel`` beyond the first ``after`` messages (newest match wins)."""
+
+        def check() -> FakeMessage | None:
+            for msg in reversed(channel.messages()[after:]):
+                if msg.author_id == self.bot.id and (predicate is None or predicate(msg)):
+                    return msg
+            return None
+
+        return await self.wait_for(check, timeout=timeout, what=f"a bot message in #{channel.name}")
+
+    # ========================================================================================== lifecycle
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
+        self._changed = asyncio.Condition()
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._add_routes(app)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        sock = site._server.sockets[0]  # type: ignore[union-attr]
+        self.host, self.port = sock.getsockname()[:2]
+        return self.host, self.port
+
+    async def stop(self) -> None:
+        self._gateway_open.set()
+        for conn in list(self._connections):
+            await conn.ws.close(code=1001, message=b"server stopping")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def http_base(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/"
+
+    def env(self) -> dict[str, str]:
+        """Environment for a bot subprocess: where the fake is, and the token it accepts."""
+        return {"VICEROY_FAKE_DISCORD": f"{self.host}:{self.port}", "DISCORD_TOKEN": self.token}
+
+    # ========================================================================================== payloads
+    @staticmethod
+    def _role_payload(rid: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+        return {"id": str(rid), "name": name, "permissions": str(permissions), "position": position,
+                "color": 0, "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+                "hoist": False, "managed": False, "mentionable": False, "icon": None, "unicode_emoji": None,
+                "flags": 0}
+
+    def permissions_of(self, guild: FakeGuild, user: FakeUser) -> int:
+        if user.id == guild.owner_id:
+            return (1 << 53) - 1 | ADMINISTRATOR
+        perms = int(guild.roles[guild.id]["permissions"])
+        for rid in guild.member_roles.get(user.id, []):
+            perms |= int(guild.roles[rid]["permissions"])
+        if user.id == self.bot.id:
+            perms |= BOT_PERMISSIONS
+        return perms
+
+    def member_payload(self, guild: FakeGuild, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "user": user.payload(),
+            "roles": [str(r) for r in guild.member_roles.get(user.id, [])],
+            "joined_at": iso(guild.joined_at),
+            "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None, "avatar": None,
+            "banner": None, "premium_since": None, "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(self.permissions_of(guild, user))
+        return data
+
+    def channel_payload(self, chan: FakeChannel) -> dict[str, Any]:
+        last = str(chan.message_ids[-1]) if chan.message_ids else None
+        if chan.type == 1:
+            user = self.users[chan.recipient_id or 0]
+            return {"id": str(chan.id), "type": 1, "recipients": [user.payload()], "last_message_id": last,
+                    "flags": 0}
+        return {"id": str(chan.id), "type": 0, "guild_id": str(chan.guild_id), "name": chan.name,
+                "position": chan.position, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                "topic": None, "last_message_id": last, "rate_limit_per_user": 0, "flags": 0}
+
+    def guild_payload(self, guild: FakeGuild) -> dict[str, Any]:
+        return {
+            "id": str(guild.id), "name": guild.name, "icon": None, "splash": None, "discovery_splash": None,
+            "owner_id": str(guild.owner_id), "afk_channel_id": None, "afk_timeout": 300,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "roles": list(guild.roles.values()), "emojis": [], "stickers": [], "features": [],
+            "mfa_level": 0, "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
+            "joined_at": iso(guild.joined_at), "large": False, "unavailable": False,
+            "member_count": len(guild.member_ids),
+            "members": [self.member_payload(guild, self.users[u]) for u in guild.member_ids],
+            "channels": [self.channel_payload(c) for c in guild.channels() if not c.deleted],
+            "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
+            "guild_scheduled_events": [], "soundboard_sounds": [], "preferred_locale": "en-US",
+            "premium_tier": 0, "premium_subscription_count": 0, "nsfw_level": 0,
+            "premium_progress_bar_enabled": False, "description": None, "banner": None,
+            "vanity_url_code": None, "application_id": None,
+        }
+
+    def attachment_payload(self, msg: FakeMessage, att: FakeAttachment) -> dict[str, Any]:
+        url = f"{self.http_base}/attachments/{msg.channel_id}/{att.id}/{att.filename}"
+        data: dict[str, Any] = {"id": str(att.id), "filename": att.filename, "size": att.size, "url": url,
+                                "proxy_url": url, "content_type": att.content_type}
+        if att.description is not None:
+            data["description"] = att.description
+        return data
+
+    def message_payload(self, msg: FakeMessage) -> dict[str, Any]:
+        chan = self.channels[msg.channel_id]
+        author = self.users[msg.author_id]
+        data: dict[str, Any] = {
+            "id": str(msg.id), "channel_id": str(msg.channel_id), "type": msg.message_type,
+            "author": author.payload(), "content": msg.content, "timestamp": iso(msg.created_at),
+            "edited_timestamp": iso(msg.edited_at) if msg.edited_at else None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
+            "attachments": [self.attachment_payload(msg, a) for a in msg.attachments],
+            "embeds": msg.embeds, "components": msg.components, "flags": msg.flags,
+        }
+        if chan.guild_id is not None:
+            data["guild_id"] = str(chan.guild_id)
+        if msg.reactions:
+            data["reactions"] = [
+                {"count": len(users), "me": self.bot.id in users, "emoji": {"id": None, "name": emoji},
+                 "count_details": {"burst": 0, "normal": len(users)}, "burst_colors": [], "me_burst": False,
+                 "burst_me": False, "burst_count": 0}
+                for emoji, users in msg.reactions.items() if users
+            ]
+        if msg.interaction_id is not None:
+            rec = self.interactions[msg.interaction_id]
+            data["webhook_id"] = str(self.application_id)
+            data["application_id"] = str(self.application_id)
+            data["interaction_metadata"] = {
+                "id": str(rec.id), "type": rec.type, "user": self.users[rec.user_id].payload(),
+                "authorizing_integration_owners": rec.payload.get("authorizing_integration_owners", {}),
+            }
+        return data
+
+    # ====================================================================================== message store
+    def _store_message(self, msg: FakeMessage) -> FakeMessage:
+        self.messages[msg.id] = msg
+        if msg.ephemeral_to is None:
+            self.channels[msg.channel_id].message_ids.append(msg.id)
+        return msg
+
+    def _new_message_from_body(self, channel_id: int, author_id: int, body: dict[str, Any],
+                               files: dict[int, tuple[str, bytes, str]], *, ephemeral_to: int | None = None,
+                               interaction_id: int | None = None, message_type: int = 0) -> FakeMessage:
+        msg = FakeMessage(id=self.snowflake(), channel_id=channel_id, author_id=author_id,
+                          ephemeral_to=ephemeral_to, interaction_id=interaction_id, message_type=message_type)
+        self._apply_edit(msg, body, files, creating=True)
+        if ephemeral_to is not None:
+            msg.flags |= MESSAGE_FLAG_EPHEMERAL
+        return self._store_message(msg)
+
+    def _apply_edit(self, msg: FakeMessage, body: dict[str, Any], files: dict[int, tuple[str, bytes, str]],
+                    *, creating: bool = False) -> None:
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "embed" in body:  # legacy single-embed field
+            msg.embeds = [body["embed"]] if body["embed"] else []
+        if "components" in body:
+            msg.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            # Only SUPPRESS_EMBEDS (4), EPHEMERAL (64, on creation), SUPPRESS_NOTIFICATIONS (4096) and
+            # IS_COMPONENTS_V2 (32768) can be set by a bot; keep the loading/ephemeral bits Discord owns.
+            settable = 4 | 4096 | 32768 | (MESSAGE_FLAG_EPHEMERAL if creating else 0)
+            owned = msg.flags & (MESSAGE_FLAG_EPHEMERAL | MESSAGE_FLAG_LOADING)
+            msg.flags = owned | (int(body["flags"]) & settable)
+        new_atts: list[FakeAttachment] = []
+        if "attachments" in body and body["attachments"] is not None:
+            existing = {a.id: a for a in msg.attachments}
+            used: set[int] = set()
+            for entry in body["attachments"]:
+                ref = int(entry["id"])
+                if ref in existing:
+                    new_atts.append(existing[ref])
+                elif ref in files:
+                    name, data, ctype = files[ref]
+                    new_atts.append(FakeAttachment(self.snowflake(), entry.get("filename") or name, data, ctype,
+                                                   entry.get("description")))
+                    used.add(ref)
+                else:
+                    raise ApiError(400, 50035, f"Invalid Form Body: attachments: unknown id {ref}")
+            # Files sent without an attachments entry are still attached.
+            for idx in sorted(set(files) - used):
+                name, data, ctype = files[idx]
+                new_atts.append(FakeAttachment(self.snowflake(), name, data, ctype))
+            msg.attachments = new_atts
+        elif files:
+            for idx in sorted(files):
+                name, data, ctype = files[idx]
+                msg.attachments.append(FakeAttachment(self.snowflake(), name, data, ctype))
+        for att in msg.attachments:
+            if len(att.data) > ATTACHMENT_SIZE_LIMIT:
+                raise ApiError(413, 40005, "Request entity too large")
+        if not creating:
+            msg.edited_at = time.time()
+            msg.edits += 1
+
+    # ================================================================================ simulated user input
+    def _interaction_base(self, user: FakeUser, channel: FakeChannel, itype: int, data: dict[str, Any],
+                          message: FakeMessage | None) -> InteractionRecord:
+        if channel.deleted:
+            raise ValueError(f"channel {channel.name!r} was deleted")
+        iid = self.snowflake()
+        token = f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(24)}"
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.application_id), "type": itype, "data": data,
+            "token": token, "version": 1, "channel_id": str(channel.id), "locale": user.locale,
+            "entitlements": [], "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        chan_payload = self.channel_payload(channel)
+        if guild is not None:
+            if user.id not in guild.member_ids:
+                raise ValueError(f"{user.name} is not a member of {guild.name}")
+            payload["guild_id"] = str(guild.id)
+            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = "en-US"
+            payload["member"] = self.member_payload(guild, user, with_permissions=True)
+            payload["app_permissions"] = str(self.permissions_of(guild, self.bot))
+            chan_payload["permissions"] = payload["member"]["permissions"]
+            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
+            payload["context"] = 0
+        else:
+            payload["user"] = user.payload()
+            payload["app_permissions"] = str(BOT_PERMISSIONS)
+            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["context"] = 1
+        payload["channel"] = chan_payload
+        if message is not None:
+            payload["message"] = self.message_payload(message)
+        rec = InteractionRecord(id=iid, token=token, type=itype, user_id=user.id, channel_id=channel.id,
+                                guild_id=guild.id if guild else None, data=data, world=self,
+                                source_message_id=message.id if message else None, payload=payload)
+        self.interactions[iid] = rec
+        self._interactions_by_token[token] = rec
+        return rec
+
+    def _find_command(self, channel: FakeChannel, name: str) -> dict[str, Any]:
+        pools = []
+        if channel.guild_id is not None:
+            pools.append(self.guild_commands.get(channel.guild_id, []))
+        pools.append(self.global_commands)
+        for pool in pools:
+            for cmd in pool:
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd
+        raise LookupError(f"/{name} is not a synced command here (did the bot sync its command tree?)")
+
+    def _build_options(self, schema: list[dict[str, Any]], values: dict[str, Any],
+                       resolved: dict[str, dict[str, Any]], guild: FakeGuild | None) -> list[dict[str, Any]]:
+        by_name = {o["name"]: o for o in schema}
+        unknown = set(values) - set(by_name)
+        if unknown:
+            raise ValueError(f"unknown option(s) {sorted(unknown)}; command takes {sorted(by_name)}")
+        out = []
+        for opt in schema:
+            name, otype = opt["name"], opt["type"]
+            if name not in values:
+                if opt.get("required"):
+                    raise ValueError(f"option {name!r} is required")
+                continue
+            value = values[name]
+            if otype == 3:
+                value = str(value)
+            elif otype == 4:
+                value = int(value)
+            elif otype == 5:
+                value = bool(value)
+            elif otype == 10:
+                value = float(value)
+            elif otype in (6, 9) and isinstance(value, FakeUser):
+                resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                if guild is not None and value.id in guild.member_ids:
+                    member = self.member_payload(guild, value, with_permissions=True)
+                    member.pop("user")
+                    resolved.setdefault("members", {})[str(value.id)] = member
+                value = str(value.id)
+            elif otype in (7, 9) and isinstance(value, FakeChannel):
+                chan = self.channel_payload(value)
+                chan["permissions"] = str(MEMBER_PERMISSIONS)
+                resolved.setdefault("channels", {})[str(value.id)] = chan
+                value = str(value.id)
+            elif otype in (6, 7, 8, 9):
+                value = str(value)
+            else:
+                raise ValueError(f"option type {otype} ({name!r}) is not supported by the fake")
+            choices = opt.get("choices")
+            if choices and value not in [c["value"] for c in choices]:
+                raise ValueError(f"{value!r} is not a choice of option {name!r}")
+            out.append({"name": name, "type": otype, "value": value})
+        return out
+
+    async def start_command(self, user: FakeUser, channel: FakeChannel, command: str,
+                            options: dict[str, Any]) -> InteractionRecord:
+        words = command.strip().lstrip("/").split()
+        cmd = self._find_command(channel, words[0])
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        resolved: dict[str, dict[str, Any]] = {}
+        schema = cmd.get("options", [])
+        path_opts: list[dict[str, Any]] = []
+        container = path_opts
+        for word in words[1:]:
+            sub = next((o for o in schema if o["name"] == word and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise LookupError(f"/{cmd['name']} has no subcommand {word!r}")
+            node: dict[str, Any] = {"name": word, "type": sub["type"], "options": []}
+            container.append(node)
+            container = node["options"]
+            schema = sub.get("options", [])
+        if any(o["type"] in (1, 2) for o in schema):
+            raise LookupError(f"/{command} needs a subcommand: {[o['name'] for o in schema]}")
+        container.extend(self._build_options(schema, options, resolved, guild))
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1}
+        if path_opts:
+            data["options"] = path_opts
+        if resolved:
+            data["resolved"] = resolved
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        rec = self._interaction_base(user, channel, 2, data, None)
+        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        return rec
+
+    def _visible_to(self, message: FakeMessage, user: FakeUser) -> bool:
+        if message.deleted:
+            return False
+        if message.ephemeral_to is not None:
+            return message.ephemeral_to == user.id
+        chan = self.channels[message.channel_id]
+        if chan.type == 1:
+            return chan.recipient_id == user.id
+        return chan.guild_id is not None and user.id in self.guilds[chan.guild_id].member_ids
+
+    async def start_component(self, user: FakeUser, message: FakeMessage, comp: dict[str, Any],
+                              values: list[Any] | None) -> InteractionRecord:
+        message = self.messages[message.id]  # always the current version of the message
+        if not self._visible_to(message, user):
+            raise PermissionError(f"{user.name} cannot see message {message.id}")
+        if comp.get("disabled"):
+            raise ValueError(f"component {comp.get('custom_id') or comp.get('label')!r} is disabled")
+        if comp.get("type") == 2 and comp.get("style") in (5, 6):
+            raise ValueError("link and premium buttons do not create interactions")
+        data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": comp["type"]}
+        if comp.get("id") is not None:
+            data["id"] = comp["id"]
+        if values is not None:
+            guild = self.guilds.get(self.channels[message.channel_id].guild_id or 0)
+            resolved: dict[str, dict[str, Any]] = {}
+            str_values = []
+            for v in values:
+                if isinstance(v, FakeUser):
+                    resolved.setdefault("users", {})[str(v.id)] = v.payload()
+                    if guild is not None and v.id in guild.member_ids:
+                        member = self.member_payload(guild, v, with_permissions=True)
+                        member.pop("user")
+                        resolved.setdefault("members", {})[str(v.id)] = member
+                    str_values.append(str(v.id))
+                elif isinstance(v, FakeChannel):
+                    resolved.setdefault("channels", {})[str(v.id)] = self.channel_payload(v)
+                    str_values.append(str(v.id))
+                else:
+                    str_values.append(str(v))
+            if comp["type"] == 3:
+                allowed = [o["value"] for o in comp.get("options", [])]
+                bad = [v for v in str_values if v not in allowed]
+                if bad:
+                    raise ValueError(f"{bad} not among the select options {allowed}")
+            lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
+            if not lo <= len(str_values) <= hi:
+                raise ValueError(f"select {comp['custom_id']!r} takes {lo}..{hi} values, got {len(str_values)}")
+            data["values"] = str_values
+            if resolved:
+                data["resolved"] = resolved
+        chan = self.channels[message.channel_id]
+        rec = self._interaction_base(user, chan, 3, data, message)
+        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        return rec
+
+    async def start_modal_submit(self, user: FakeUser, opened_by: InteractionRecord, custom_id: str | None,
+                                 values: dict[str, Any]) -> InteractionRecord:
+        modal = opened_by.modal
+        if modal is None:
+            raise LookupError(f"the bot did not answer {opened_by} with a modal")
+        if user.id != opened_by.user_id:
+            raise PermissionError("only the user who opened a modal can submit it")
+        if custom_id is not None and custom_id != modal["custom_id"]:
+            raise LookupError(f"the open modal is {modal['custom_id']!r}, not {custom_id!r}")
+        remaining = dict(values)
+
+        def answer(comp: dict[str, Any]) -> dict[str, Any] | None:
+            ctype = comp.get("type")
+            cid = comp.get("custom_id")
+            if ctype == 4:
+                value = remaining.pop(cid, comp.get("value") or "")
+                if comp.get("required", True) and value == "":
+                    raise ValueError(f"modal field {cid!r} is required")
+                out = {"type": 4, "custom_id": cid, "value": str(value)}
+            elif ctype in (3, 5, 6, 7, 8):
+                chosen = remaining.pop(cid, [])
+                out = {"type": ctype, "custom_id": cid, "values": [str(v) for v in chosen]}
+            elif ctype == 10:
+                out = {"type": 10}
+            else:
+                return None
+            if comp.get("id") is not None:
+                out["id"] = comp["id"]
+            return out
+
+        components: list[dict[str, Any]] = []
+        for top in modal.get("components", []):
+            if top.get("type") == 1:
+                row = [a for a in (answer(c) for c in top.get("components", [])) if a is not None]
+                components.append({"type": 1, "components": row})
+            elif top.get("type") == 18:
+                inner = answer(top["component"])
+                if inner is not None:
+                    components.append({"type": 18, "id": top.get("id"), "component": inner})
+            else:
+                ans = answer(top)
+                if ans is not None:
+                    components.append(ans)
+        if remaining:
+            raise ValueError(f"modal {modal['custom_id']!r} has no field(s) {sorted(remaining)}")
+        chan = self.channels[opened_by.channel_id]
+        data = {"custom_id": modal["custom_id"], "components": components}
+        rec = self._interaction_base(user, chan, 5, data, opened_by.source_message)
+        opened_by.modal = None  # a submitted modal is closed
+        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        return rec
+
+    async def user_message(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
+        if channel.deleted:
+            raise ValueError(f"channel {channel.name!r} was deleted")
+        msg = self._store_message(FakeMessage(id=self.snowflake(), channel_id=channel.id, author_id=user.id,
+                                              content=content))
+        data = self.message_payload(msg)
+        if channel.guild_id is not None:
+            member = self.member_payload(self.guilds[channel.guild_id], user)
+            member.pop("user")
+            data["member"] = member
+        await self.dispatch("MESSAGE_CREATE", data)
+        return msg
+
+    async def user_reaction(self, user: FakeUser, message: FakeMessage, emoji: str) -> None:
+        message.reactions.setdefault(emoji, set()).add(user.id)
+        data: dict[str, Any] = {"user_id": str(user.id), "channel_id": str(message.channel_id),
+                                "message_id": str(message.id), "emoji": {"id": None, "name": emoji},
+                                "burst": False, "type": 0}
+        chan = self.channels[message.channel_id]
+        if chan.guild_id is not None:
+            data["guild_id"] = str(chan.guild_id)
+            data["member"] = self.member_payload(self.guilds[chan.guild_id], user)
+        await self.dispatch("MESSAGE_REACTION_ADD", data)
+
+    # ============================================================================================ gateway
+    def _later_dispatch(self, event: str, build: Any) -> None:
+        """Dispatch from sync world-building code if a bot is connected (nothing to do before start)."""
+        if not self.sessions:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.create_task(self.dispatch(event, build()))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH to every live session (buffered for replay if the session is disconnected)."""
+        self._last_activity = time.monotonic()
+        for session in list(self.sessions.values()):
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+            session.buffer.append((session.seq, frame))
+            del session.buffer[:-REPLAY_BUFFER]
+            if session.conn is not None:
+                try:
+                    await session.conn.send(frame)
+                except (ConnectionError, RuntimeError):
+                    session.conn = None
+        await self._notify()
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if not self._gateway_open.is_set():
+            await self._gateway_open.wait()
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        compress = request.query.get("compress")
+        conn = GatewayConnection(ws=ws, compress=compress if compress == "zlib-stream" else None)
+        self._connections.add(conn)
+        try:
+            await conn.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for frame in ws:
+                if frame.type != WSMsgType.TEXT:
+                    continue
+                msg = json.loads(frame.data)
+                await self._gateway_op(conn, msg)
+        finally:
+            self._connections.discard(conn)
+            session = conn.session
+            if session is not None and session.conn is conn:
+                session.conn = None
+                # A client that closes with 1000/1001 ends its session; any other close may RESUME.
+                # (discord.py's Client.close() usually ends up sending 4000, so sessions mostly stay.)
+                if ws.close_code in (1000, 1001) and self.sessions.get(session.id) is session:
+                    del self.sessions[session.id]
+            await self._notify()
+        return ws
+
+    async def _gateway_op(self, conn: GatewayConnection, msg: dict[str, Any]) -> None:
+        op, d = msg.get("op"), msg.get("d")
+        if op == 1:
+            await conn.send({"op": 11, "s": None, "t": None, "d": None})
+        elif op == 2:
+            if d.get("token") != self.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            session = GatewaySession(id=secrets.token_hex(16), user_id=self.bot.id)
+            self.sessions[session.id] = session
+            session.conn = conn
+            conn.session = session
+            ready = {
+                "v": 10, "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "session_id": session.id, "session_type": "normal", "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
+                "relationships": [], "presences": [], "guild_join_requests": [], "geo_ordered_rtc_regions": [],
+                "user_settings": {}, "auth": {}, "_trace": ["fake-discord"],
+            }
+            if d.get("shard"):
+                ready["shard"] = d["shard"]
+            await self._send_to_session(session, "READY", ready)
+            for guild in list(self.guilds.values()):
+                await self._send_to_session(session, "GUILD_CREATE", self.guild_payload(guild))
+            await self._notify()
+        elif op == 6:
+            session = self.sessions.get(d.get("session_id"))
+            if session is None or d.get("token") != self.token:
+                await conn.send({"op": 9, "s": None, "t": None, "d": False})
+                return
+            if session.conn is not None and session.conn is not conn:
+                await session.conn.ws.close(code=4000)
+            session.conn = conn
+            conn.session = session
+            last = d.get("seq") or 0
+            for seq, frame in list(session.buffer):
+                if seq > last:
+                    await conn.send(frame)
+            await self._send_to_session(session, "RESUMED", {"_trace": ["fake-discord"]})
+            await self._notify()
+        elif op == 8:
+            gid = int(d["guild_id"])
+            guild = self.guilds.get(gid)
+            if guild is None or conn.session is None:
+                return
+            members = [self.member_payload(guild, self.users[u]) for u in guild.member_ids]
+            chunk: dict[str, Any] = {"guild_id": str(gid), "members": members, "chunk_index": 0,
+                                     "chunk_count": 1, "not_found": []}
+            if d.get("nonce"):
+                chunk["nonce"] = d["nonce"]
+            await self._send_to_session(conn.session, "GUILD_MEMBERS_CHUNK", chunk)
+        elif op in (3, 4):
+            return  # presence / voice state: accepted and ignored
+        else:
+            self.unimplemented.append(f"gateway op {op}")
+
+    async def _send_to_session(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
+        session.seq += 1
+        frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.buffer.append((session.seq, frame))
+        if session.conn is not None:
+            await session.conn.send(frame)
+
+    # =============================================================================================== REST
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/" and request.headers.get("Upgrade", "").lower() == "websocket":
+            return await handler(request)
+        path = request.path
+        api_path = path[len(API_PREFIX):] if path.startswith(API_PREFIX) else path
+        record = RequestRecord(request.method, api_path)
+        self.requests.append(record)
+        self._in_flight += 1
+        self._last_activity = time.monotonic()
+        try:
+            for fault in list(self.faults):
+                if not fault.matches(request.method, api_path):
+                    continue
+                if fault.times is not None:
+                    fault.times -= 1
+                    if fault.times <= 0:
+                        self.faults.remove(fault)
+                if fault.kind == "slow":
+                    await asyncio.sleep(fault.delay)
+                elif fault.kind == "ratelimit":
+                    record.status = 429
+                    return json_response(
+                        {"message": "You are being rate limited.", "retry_after": fault.retry_after,
+                         "global": False},
+                        status=429,
+                        # discord.py treats a 429 without Via as a Cloudflare ban.
+                        headers={"Retry-After": f"{fault.retry_after:.3f}", "Via": "1.1 google",
+                                 "X-RateLimit-Scope": "user"})
+                elif fault.kind == "fail":
+                    record.status = fault.status
+                    return json_response({"message": fault.message, "code": fault.code}, status=fault.status)
+            try:
+                if path.startswith(API_PREFIX) and not self._authorized(request, api_path):
+                    raise ApiError(401, 0, "401: Unauthorized")
+                response = await handler(request)
+            except ApiError as err:
+                response = json_response({"message": err.message, "code": err.code}, status=err.status)
+            except web.HTTPException:
+                raise
+            except Exception as exc:  # a bug in the fake: report it, do not hide it
+                log.exception("fake Discord handler failed")
+                self.errors.append(f"{request.method} {api_path}: {exc!r}")
+                response = json_response({"message": "fake Discord internal error", "code": 0}, status=500)
+            record.status = response.status
+            return response
+        finally:
+            self._in_flight -= 1
+            self._last_activity = time.monotonic()
+            await self._notify()
+
+    def _authorized(self, request: web.Request, api_path: str) -> bool:
+        # Interaction callbacks and webhooks are authenticated by the token in the URL.
+        if api_path.startswith("/interactions/") or api_path.startswith("/webhooks/"):
+            return True
+        return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    def _add_routes(self, app: web.Application) -> None:
+        p = API_PREFIX
+        r = app.router
+        r.add_get("/", self._gateway)
+        r.add_get(p + "/users/@me", self._get_me)
+        r.add_get(p + "/users/{user_id:\\d+}", self._get_user)
+        r.add_get(p + "/oauth2/applications/@me", self._get_application)
+        r.add_get(p + "/applications/@me", self._get_application)
+        r.add_get(p + "/gateway", self._get_gateway)
+        r.add_get(p + "/gateway/bot", self._get_gateway)
+        r.add_post(p + "/users/@me/channels", self._create_dm)
+        r.add_get(p + "/channels/{cid}", self._get_channel)
+        r.add_post(p + "/channels/{cid}/typing", self._typing)
+        r.add_get(p + "/channels/{cid}/messages", self._list_messages)
+        r.add_post(p + "/channels/{cid}/messages", self._create_message)
+        r.add_get(p + "/channels/{cid}/messages/{mid}", self._get_message)
+        r.add_patch(p + "/channels/{cid}/messages/{mid}", self._edit_message)
+        r.add_delete(p + "/channels/{cid}/messages/{mid}", self._delete_message)
+        r.add_put(p + "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._add_reaction)
+        r.add_delete(p + "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._remove_reaction)
+        r.add_get(p + "/guilds/{gid}", self._get_guild)
+        r.add_get(p + "/guilds/{gid}/channels", self._get_guild_channels)
+        r.add_get(p + "/guilds/{gid}/members/{uid}", self._get_member)
+        r.add_post(p + "/interactions/{iid}/{token}/callback", self._interaction_callback)
+        r.add_get(p + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_get)
+        r.add_patch(p + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_edit)
+        r.add_delete(p + "/webhooks/{app}/{token}/messages/{mid}", self._webhook_delete)
+        r.add_post(p + "/webhooks/{app}/{token}", self._webhook_followup)
+        r.add_get(p + "/applications/{app}/commands", self._get_commands)
+        r.add_put(p + "/applications/{app}/commands", self._put_commands)
+        r.add_get(p + "/applications/{app}/guilds/{gid}/commands", self._get_commands)
+        r.add_put(p + "/applications/{app}/guilds/{gid}/commands", self._put_commands)
+        r.add_get("/attachments/{cid}/{aid}/{filename}", self._get_attachment)
+        r.add_route("*", "/{tail:.*}", self._unimplemented)
+
+    async def _unimplemented(self, request: web.Request) -> web.Response:
+        what = f"{request.method} {request.path}"
+        self.unimplemented.append(what)
+        log.warning("fake Discord does not implement %s", what)
+        return json_response({"message": f"Not implemented by the fake Discord: {what}", "code": 0}, status=501)
+
+    # ----------------------------------------------------------------------------------------- helpers
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str]]]:
+        """JSON body, or multipart ``payload_json`` + ``files[n]``."""
+        files: dict[int, tuple[str, bytes, str]] = {}
+        ctype = request.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/"):
+            body: dict[str, Any] = {}
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                name = part.name or ""
+                if name == "payload_json":
+                    body = json.loads(await part.text())
+                    continue
+                m = re.fullmatch(r"files\[(\d+)\]|file(\d*)", name)
+                if m is None:
+                    raise ApiError(400, 50035, f"Invalid Form Body: unexpected field {name!r}")
+                idx = int(m.group(1) or m.group(2) or 0)
+                data = await part.read(decode=False)
+                files[idx] = (part.filename or f"file{idx}", bytes(data),
+                              part.headers.get("Content-Type", "application/octet-stream"))
+            return body, files
+        if not request.can_read_body:
+            return {}, files
+        text = await request.text()
+        return (json.loads(text) if text else {}), files
+
+    def _channel_or_404(self, cid: str) -> FakeChannel:
+        chan = self.channels.get(int(cid)) if cid.isdigit() else None
+        if chan is None or chan.deleted:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return chan
+
+    def _message_or_404(self, chan: FakeChannel, mid: str) -> FakeMessage:
+        msg = self.messages.get(int(mid)) if mid.isdigit() else None
+        if msg is None or msg.deleted or msg.channel_id != chan.id or msg.ephemeral_to is not None:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _validate_message_body(self, body: dict[str, Any], files: dict[int, Any], *, creating: bool) -> None:
+        content = body.get("content") or ""
+        if len(content) > 2000:
+            raise ApiError(400, 50035, "Invalid Form Body: content: Must be 2000 or fewer in length.")
+        if len(body.get("embeds") or []) > 10:
+            raise ApiError(400, 50035, "Invalid Form Body: embeds: Must be 10 or fewer in length.")
+        if len(body.get("components") or []) > 40:
+            raise ApiError(400, 50035, "Invalid Form Body: components: too many components.")
+        for comp in _walk_components(body.get("components") or []):
+            cid = comp.get("custom_id")
+            if cid is not None and len(cid) > 100:
+                raise ApiError(400, 50035, "Invalid Form Body: custom_id: Must be 100 or fewer in length.")
+        if creating and not (content or body.get("embeds") or body.get("components") or files
+                             or body.get("sticker_ids") or body.get("poll")):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+
+    # ----------------------------------------------------------------------------------------- users/app
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return json_response({**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None,
+                              "locale": "en-US"})
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return json_response({
+            "id": str(self.application_id), "name": self.bot.name, "icon": None, "description": "",
+            "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.payload(),
+            "verify_key": "0" * 64, "flags": 0, "team": None, "summary": "", "rpc_origins": [],
+            "bot": self.bot.payload(), "tags": [], "install_params": None, "custom_install_url": None,
+            "integration_types_config": {}, "approximate_guild_count": len(self.guilds),
+            "redirect_uris": [], "interactions_endpoint_url": None, "terms_of_service_url": None,
+            "privacy_policy_url": None, "cover_image": None, "guild_id": None, "primary_sku_id": None,
+            "slug": None, "role_connections_verification_url": None,
+        })
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway_url.rstrip("/"), "shards": 1,
+                              "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
+                                                      "max_concurrency": 1}})
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await self._read_body(request)
+        user = self.users.get(int(body.get("recipient_id", 0)))
+        if user is None or user.bot:
+            raise ApiError(400, 50007, "Cannot send messages to this user")
+        return json_response(self.channel_payload(self._get_or_create_dm(user)))
+
+    # ------------------------------------------------------------------------------------------ guilds
+    def _guild_or_404(self, gid: str) -> FakeGuild:
+        guild = self.guilds.get(int(gid)) if gid.isdigit() else None
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        guild = self._guild_or_404(request.match_info["gid"])
+        data = self.guild_payload(guild)
+        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large",
+                    "member_count"):
+            data.pop(key, None)
+        return json_response(data)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self._guild_or_404(request.match_info["gid"])
+        return json_response([self.channel_payload(c) for c in guild.channels() if not c.deleted])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self._guild_or_404(request.match_info["gid"])
+        uid = int(request.match_info["uid"])
+        if uid not in guild.member_ids:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(self.member_payload(guild, self.users[uid]))
+
+    # ---------------------------------------------------------------------------------------- channels
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.channel_payload(self._channel_or_404(request.match_info["cid"])))
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._channel_or_404(request.match_info["cid"])
+        return web.Response(status=204)
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        limit = max(1, min(100, int(request.query.get("limit", 50))))
+        msgs = chan.messages()
+        q = request.query
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+            msgs = msgs[-limit:]
+        elif "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])][:limit]
+        elif "around" in q:
+            pivot = int(q["around"])
+            older = [m for m in msgs if m.id < pivot][-(limit // 2):]
+            newer = [m for m in msgs if m.id >= pivot][: limit - len(older)]
+            msgs = older + newer
+        else:
+            msgs = msgs[-limit:]
+        return json_response([self.message_payload(m) for m in reversed(msgs)])
+
+    async def _create_message(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        body, files = await self._read_body(request)
+        if chan.type == 1 and not self.users[chan.recipient_id or 0].dms_open:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        self._validate_message_body(body, files, creating=True)
+        if body.get("flags"):
+            # Only interaction responses can be ephemeral; Discord ignores the bit on channel messages.
+            body["flags"] = int(body["flags"]) & ~MESSAGE_FLAG_EPHEMERAL
+        msg = self._new_message_from_body(chan.id, self.bot.id, body, files)
+        await self._notify()
+        return json_response(self.message_payload(msg))
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        return json_response(self.message_payload(self._message_or_404(chan, request.match_info["mid"])))
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        msg = self._message_or_404(chan, request.match_info["mid"])
+        body, files = await self._read_body(request)
+        if msg.author_id != self.bot.id:
+            # Others' messages: only the SUPPRESS_EMBEDS flag may be changed.
+            if set(body) - {"flags"}:
+                raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._validate_message_body(body, files, creating=False)
+        self._apply_edit(msg, body, files)
+        await self._notify()
+        return json_response(self.message_payload(msg))
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        msg = self._message_or_404(chan, request.match_info["mid"])
+        msg.deleted = True
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _add_reaction(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        msg = self._message_or_404(chan, request.match_info["mid"])
+        msg.reactions.setdefault(unquote(request.match_info["emoji"]), set()).add(self.bot.id)
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _remove_reaction(self, request: web.Request) -> web.Response:
+        chan = self._channel_or_404(request.match_info["cid"])
+        msg = self._message_or_404(chan, request.match_info["mid"])
+        msg.reactions.get(unquote(request.match_info["emoji"]), set()).discard(self.bot.id)
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        aid = int(request.match_info["aid"])
+        for msg in self.messages.values():
+            for att in msg.attachments:
+                if att.id == aid:
+                    return web.Response(body=att.data, headers={"Content-Type": att.content_type})
+        return web.Response(status=404)
+
+    # ------------------------------------------------------------------------------------ interactions
+    def _interaction_for_webhook(self, request: web.Request) -> InteractionRecord:
+        if request.match_info["app"] != str(self.application_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        rec = self._interactions_by_token.get(request.match_info["token"])
+        if rec is None or time.monotonic() - rec.created > INTERACTION_TOKEN_LIFETIME:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return rec
+
+    async def _interaction_callback(self, request: web.Request) -> web.Response:
+        rec = self.interactions.get(int(request.match_info["iid"])) if request.match_info["iid"].isdigit() else None
+        if rec is None or rec.token != request.match_info["token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        if rec.acknowledged:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        elapsed = time.monotonic() - rec.created
+        if self.interaction_deadline is not None and elapsed > self.interaction_deadline:
+            raise ApiError(404, 10062, "Unknown interaction")
+        body, files = await self._read_body(request)
+        rtype = body.get("type")
+        data = body.get("data") or {}
+        user = self.users[rec.user_id]
+        resource_msg: FakeMessage | None = None
+        if rtype == 4:
+            self._validate_message_body(data, files, creating=True)
+            eph = user.id if int(data.get("flags") or 0) & MESSAGE_FLAG_EPHEMERAL else None
+            resource_msg = self._new_message_from_body(rec.channel_id, self.bot.id, data, files, ephemeral_to=eph,
+                                                       interaction_id=rec.id,
+                                                       message_type=20 if rec.type == 2 else 0)
+            rec.original_id = resource_msg.id
+        elif rtype == 5:
+            eph = user.id if int(data.get("flags") or 0) & MESSAGE_FLAG_EPHEMERAL else None
+            resource_msg = self._new_message_from_body(rec.channel_id, self.bot.id, {}, {}, ephemeral_to=eph,
+                                                       interaction_id=rec.id,
+                                                       message_type=20 if rec.type == 2 else 0)
+            resource_msg.flags |= MESSAGE_FLAG_LOADING
+            rec.original_id = resource_msg.id
+        elif rtype in (6, 7):
+            if rec.source_message_id is None:
+                raise ApiError(400, 40004, "Interaction response type not allowed for this interaction")
+            if rtype == 7:
+                source = self.messages[rec.source_message_id]
+                self._validate_message_body(data, files, creating=False)
+                self._apply_edit(source, data, files)
+                resource_msg = source
+        elif rtype == 9:
+            if rec.type == 5:
+                raise ApiError(400, 40004, "A modal cannot answer a modal submit")
+            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
+                raise ApiError(400, 50035, "Invalid Form Body: a modal needs custom_id, title and components")
+            rec.modal = data
+        else:
+            self.unimplemented.append(f"interaction callback type {rtype}")
+            raise ApiError(501, 0, f"Callback type {rtype} is not implemented by the fake Discord")
+        rec.response_type = rtype
+        rec.responded_after = elapsed
+        await self._notify()
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        interaction: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        out: dict[str, Any] = {"interaction": interaction}
+        if resource_msg is not None:
+            interaction["response_message_id"] = str(resource_msg.id)
+            interaction["response_message_loading"] = resource_msg.loading
+            interaction["response_message_ephemeral"] = resource_msg.ephemeral
+            out["resource"] = {"type": rtype, "message": self.message_payload(resource_msg)}
+        return json_response(out)
+
+    def _webhook_message(self, rec: InteractionRecord, mid: str) -> FakeMessage:
+        if mid == "@original":
+            msg = rec.original
+        else:
+            msg = self.messages.get(int(mid)) if mid.isdigit() else None
+            if msg is not None and msg.id not in rec.followup_ids and msg.id != rec.original_id:
+                msg = None
+        if msg is None or msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _webhook_get(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        return json_response(self.message_payload(self._webhook_message(rec, request.match_info["mid"])))
+
+    async def _webhook_edit(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        msg = self._webhook_message(rec, request.match_info["mid"])
+        body, files = await self._read_body(request)
+        self._validate_message_body(body, files, creating=False)
+        self._apply_edit(msg, body, files)
+        msg.flags &= ~MESSAGE_FLAG_LOADING
+        await self._notify()
+        return json_response(self.message_payload(msg))
+
+    async def _webhook_delete(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        msg = self._webhook_message(rec, request.match_info["mid"])
+        msg.deleted = True
+        await self._notify()
+        return web.Response(status=204)
+
+    async def _webhook_followup(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        if not rec.acknowledged:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        body, files = await self._read_body(request)
+        self._validate_message_body(body, files, creating=True)
+        original = self.messages.get(rec.original_id) if rec.original_id else None
+        if original is not None and original.loading:
+            # On Discord the first follow-up after a "thinking" defer replaces the loading message.
+            self._apply_edit(original, body, files)
+            original.flags &= ~MESSAGE_FLAG_LOADING
+            msg = original
+        else:
+            eph = rec.user_id if int(body.get("flags") or 0) & MESSAGE_FLAG_EPHEMERAL else None
+            msg = self._new_message_from_body(rec.channel_id, self.bot.id, body, files, ephemeral_to=eph,
+                                              interaction_id=rec.id)
+            rec.followup_ids.append(msg.id)
+        await self._notify()
+        if request.query.get("wait") in ("1", "true", "True"):
+            return json_response(self.message_payload(msg))
+        return web.Response(status=204)
+
+    # ---------------------------------------------------------------------------------------- commands
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        if request.match_info["app"] != str(self.application_id):
+            raise ApiError(403, 50001, "Missing Access")
+        gid = request.match_info.get("gid")
+        if gid is not None:
+            self._guild_or_404(gid)
+            return json_response(self.guild_commands.get(int(gid), []))
+        return json_response(self.global_commands)
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        if request.match_info["app"] != str(self.application_id):
+            raise ApiError(403, 50001, "Missing Access")
+        gid_s = request.match_info.get("gid")
+        gid = int(self._guild_or_404(gid_s).id) if gid_s is not None else None
+        body, _ = await self._read_body(request)
+        if not isinstance(body, list):
+            raise ApiError(400, 50035, "Invalid Form Body: expected a list of commands")
+        stored = []
+        seen: set[tuple[str, int]] = set()
+        for cmd in body:
+            ctype = int(cmd.get("type", 1))
+            name = cmd.get("name", "")
+            if (name, ctype) in seen:
+                raise ApiError(400, 50035, f"Invalid Form Body: duplicate command name {name!r}")
+            seen.add((name, ctype))
+            if ctype == 1 and not re.fullmatch(r"[-_\w]{1,32}", name):
+                raise ApiError(400, 50035, f"Invalid Form Body: bad command name {name!r}")
+            # Discord keeps a command's id across re-syncs when its name and type stay the same.
+            cid = self._command_ids.setdefault((gid, name, ctype), self.snowflake())
+            entry = {"description": "", "options": [], "default_member_permissions": None, "nsfw": False,
+                     **cmd, "type": ctype, "id": str(cid), "application_id": str(self.application_id),
+                     "version": str(self.snowflake())}
+            if gid is not None:
+                entry["guild_id"] = str(gid)
+            stored.append(entry)
+        if gid is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[gid] = stored
+        await self._notify()
+        return json_response(stored)
+
+
+def _walk_components(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for comp in items:
+        out.append(comp)
+        for key in ("components",):
+            if isinstance(comp.get(key), list):
+                out.extend(_walk_components(comp[key]))
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                out.extend(_walk_components([comp[key]]))
+    return out
