@@ -189,7 +189,10 @@ def _status_line(public_view: Mapping) -> str:
         if public_view.get("round") and phase in ("auction", "development"):
             label += f", round {public_view['round']}"
         parts.append(label)
-    decks = public_view.get("decks") or public_view.get("deck_sizes") or {}
+    decks = dict(public_view.get("decks") or {})
+    for key in ("large_deck", "small_deck", "law_deck"):
+        if isinstance(public_view.get(key), int):
+            decks[key.removesuffix("_deck")] = public_view[key]
     if decks:
         parts.append("decks " + " / ".join(f"{k} {v}" for k, v in decks.items()))
     return "  \u00b7  ".join(parts)
@@ -201,6 +204,8 @@ def _player_caption(p: Mapping, seat: int, names: Sequence[str] | Mapping[int, s
     size = p.get("hand_size", p.get("hand_count"))
     if size is not None:
         extras["hand"] = size
+    if isinstance(p.get("gem_count"), int):  # public: the number of gems behind a screen, not their colours
+        extras["gems"] = p["gem_count"]
     if p.get("submitted"):
         extras["\u2713"] = "ready"
     return player_name(names, seat), extras

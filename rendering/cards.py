@@ -47,6 +47,17 @@ def section_centers(w: int, h: int, r: int) -> dict[str, tuple[int, int]]:
     }
 
 
+def section_probes(w: int, h: int, r: int) -> dict[str, tuple[int, int]]:
+    """One pixel inside each section, clear of its letter and edge: where that section's colour shows."""
+    dx, dy = int(r * 0.8), int(r * 0.29)
+    return {
+        "top_left": (dx, dy),
+        "top_right": (w - 1 - dx, dy),
+        "bottom_left": (w // 2 - dx, h - 1 - dy),
+        "bottom_right": (w // 2 + dx, h - 1 - dy),
+    }
+
+
 def _hatch(img: Image.Image, shape_mask: Image.Image, k: int) -> None:
     """White diagonal stripes over a painted section, so painting shows without relying on colour."""
     w, h = img.size
