@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .boards import _fit as fit
 from .boards import auction_image, scores_image, screen_image, table_image
 from .cards import card_image
 from .png import encode_png
@@ -37,10 +38,11 @@ def render_pyramid(
 ) -> bytes:
     """PNG of a pyramid; ``slots`` are legal slots drawn as frames lettered per ``slot_labels(slots)``.
 
-    ``totals`` are extra 'label value' pairs for the header (e.g. {"hand": 2}); PP on cards, tokens and
+    Pyramids wider than 2400 px (a level 1 of 24+ cards) are scaled down; ``slot_rects`` describes the
+    unscaled ``pyramid_image``. ``totals`` are extra 'label value' pairs for the header (e.g. {"hand": 2}); PP on cards, tokens and
     single-colour circles are counted from the pyramid itself.
     """
-    return encode_png(pyramid_image(pyramid_view, player_name, totals, slots))
+    return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots)))
 
 
 def render_auction(auction_view: Mapping) -> bytes:

@@ -82,10 +82,10 @@ def pyramid_layout(pyramid_view: Mapping, slots: Iterable[str] | None = None, mi
 
 
 def slot_rects(
-    pyramid_view: Mapping, slots: Sequence[str], totals: Mapping | None = None
+    pyramid_view: Mapping, slots: Sequence[str], totals: Mapping | None = None, player_name: str = ""
 ) -> dict[str, tuple[int, int, int, int]]:
-    """Pixel boxes of the given slots in the image render_pyramid draws for the same arguments."""
-    layout = pyramid_layout(pyramid_view, slots, _header_width(pyramid_view, totals))
+    """Pixel boxes of the given slots in the image pyramid_image draws for the same arguments."""
+    layout = pyramid_layout(pyramid_view, slots, _header_width(pyramid_view, totals, player_name))
     return {slot: layout.rect(slot) for slot in slots}
 
 
@@ -182,8 +182,13 @@ def _items_width(items: list[tuple[Image.Image | None, str]]) -> int:
     return w
 
 
-def _header_width(pyramid_view: Mapping, totals: Mapping | None) -> int:
-    return min(_items_width(_header_items(pyramid_view, totals)) + 2 * MARGIN, 1200)
+MIN_WIDTH = 480
+
+
+def _header_width(pyramid_view: Mapping, totals: Mapping | None, name: str = "") -> int:
+    """Width the header needs (name and totals), between MIN_WIDTH and 1200 px."""
+    need = max(_items_width(_header_items(pyramid_view, totals)), int(font(42, True).getlength(name)))
+    return max(MIN_WIDTH, min(need + 2 * MARGIN, 1200))
 
 
 def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, name: str, items: list, width: int) -> None:
@@ -224,7 +229,7 @@ def pyramid_image(
     """Compose the pyramid image (see render_pyramid)."""
     cards = _cards(pyramid_view)
     items = _header_items(pyramid_view, totals)
-    layout = pyramid_layout(pyramid_view, slots, _header_width(pyramid_view, totals))
+    layout = pyramid_layout(pyramid_view, slots, _header_width(pyramid_view, totals, player_name))
     img, d = new_canvas(layout.width, layout.height, background)
     _draw_header(img, d, player_name, items, layout.width)
     level_font = font(26, True)
