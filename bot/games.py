@@ -29,6 +29,12 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def compact_json(value: Any) -> str:
+    """Compact JSON that keeps dict insertion order: engines may iterate dicts, so stored states and actions
+    must come back in exactly the order they had (sorting keys would change how a game continues)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 # Prompt fields that change when a seat amends a sealed choice; they must not change the prompt key,
 # otherwise an amend would be refused as stale.
 VOLATILE_PROMPT_KEYS = frozenset({"chosen", "submitted", "current", "choice", "has_chosen"})
@@ -136,11 +142,20 @@ def _load_viceroy() -> None:
         choose = getattr(ai, "choose_action", None)
     except ImportError:
         pass
+    extra: dict[str, Any] = {}
+    engine_key = getattr(engine, "prompt_key", None)
+    if engine_key is not None:
+        # The engine names its decisions itself (stable across amendments of a sealed choice).
+        def _key(state: State, seat: int, prompt: dict) -> str:
+            return engine_key(state, seat) or default_prompt_key(state, seat, prompt)
+
+        extra["prompt_key"] = _key
     register(
         from_engine(
             "viceroy",
             engine,
             choose_action=choose,
+            **extra,
             normalize_options=_viceroy_options,
             min_seats=1,
             max_seats=4,

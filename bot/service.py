@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.clock import Clock, SystemClock
-from bot.games import GameKind, UnknownKind, get_kind
+from bot.games import GameKind, UnknownKind, compact_json, get_kind
 from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx, decode_state
 
 log = logging.getLogger(__name__)
@@ -214,6 +214,10 @@ def reminder_offsets(limit: int) -> list[float]:
         if 0 < offset < limit and all(abs(offset - o) >= 60 for o in out):
             out.append(offset)
     return sorted(out)
+
+
+def _json_copy(value: Any) -> Any:
+    return json.loads(compact_json(value))
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
@@ -492,7 +496,10 @@ class GameService:
             except (ValueError, TypeError, KeyError) as exc:
                 raise BadOptions(f"Bad options: {exc}") from None
             seed = self._seed_source() if seed is None else seed
-            state = kind.new_game(opts, seed, len(seats))
+            try:
+                state = kind.new_game(opts, seed, len(seats))
+            except kind.illegal as exc:
+                raise BadOptions(getattr(exc, "message", str(exc))) from None
             await tx.update_game(game_id, now, status="active", options=opts, seed=seed)
             game = await self._game(tx, game_id)
             loaded = _Loaded(game, seats, kind, state, 0)
@@ -580,8 +587,11 @@ class GameService:
     async def _apply_and_commit(self, tx: Tx, loaded: _Loaded, seat: int, action: dict, kind_: str,
                                 key: str, now: float) -> ActionResult:
         kind = loaded.kind
+        # Store exactly what the engine saw: a private copy, so neither the engine nor the caller can change
+        # the logged action afterwards (the log must replay to the same state).
+        action = _json_copy(action)
         try:
-            events = kind.apply(loaded.state, seat, action)
+            events = kind.apply(loaded.state, seat, _json_copy(action))
         except kind.illegal as exc:
             # The engine validates before mutating, so nothing changed; nothing is stored.
             raise IllegalMove(getattr(exc, "message", str(exc)), getattr(exc, "code", "illegal")) from None
@@ -618,7 +628,7 @@ class GameService:
             if action is None:
                 break
             try:
-                new_events = kind.apply(state, seat, action)
+                new_events = kind.apply(state, seat, _json_copy(action))
             except kind.illegal:
                 log.exception("game %s: AI fallback action refused", loaded.game.id)
                 break
@@ -632,14 +642,15 @@ class GameService:
     def _ai_action(self, kind: GameKind, state: dict, seat: int, rng: random.Random) -> dict | None:
         if kind.choose_action is not None:
             try:
-                action = kind.choose_action(state, seat, rng)
+                # Copied: an AI may hand back lists that live inside the state.
+                action = _json_copy(kind.choose_action(state, seat, rng))
                 # Validate on a copy: an AI bug must not take the game down.
-                kind.apply(json.loads(json.dumps(state)), seat, action)
+                kind.apply(_json_copy(state), seat, _json_copy(action))
                 return action
             except Exception:
                 log.exception("AI for %s failed; using the default action", kind.name)
         try:
-            return kind.default_action(state, seat)
+            return _json_copy(kind.default_action(state, seat))
         except Exception:
             log.exception("default_action failed for %s seat %s", kind.name, seat)
             return None

@@ -20,7 +20,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.games import canonical_json
+from bot.games import compact_json
 
 DEFAULT_DB_PATH = Path("var/viceroy.db")
 
@@ -125,7 +125,7 @@ class CorruptSnapshot(Exception):
 
 
 def encode_state(state: dict) -> tuple[bytes, str]:
-    raw = canonical_json(state).encode()
+    raw = compact_json(state).encode()
     return zlib.compress(raw, 6), hashlib.sha256(raw).hexdigest()[:32]
 
 
@@ -239,7 +239,7 @@ class Tx:
         return await self._exec(
             "INSERT INTO games (guild_id, channel_id, kind, options, status, host_user_id, version, time_limit,"
             " created_at, updated_at) VALUES (?,?,?,?,'lobby',?,0,?,?,?)",
-            (guild_id, channel_id, kind, canonical_json(options), host_user_id, time_limit, now, now),
+            (guild_id, channel_id, kind, compact_json(options), host_user_id, time_limit, now, now),
         )
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -265,7 +265,7 @@ class Tx:
 
     async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
         if "options" in fields:
-            fields["options"] = canonical_json(fields["options"])
+            fields["options"] = compact_json(fields["options"])
         fields["updated_at"] = now
         cols = ", ".join(f"{k}=?" for k in fields)
         await self._exec(f"UPDATE games SET {cols} WHERE id=?", (*fields.values(), game_id))
@@ -317,7 +317,7 @@ class Tx:
                             key: str | None, now: float, result: bytes | None = None) -> None:
         await self._exec(
             "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, result, created_at)"
-            " VALUES (?,?,?,?,?,?,?,?)", (game_id, seq, seat, canonical_json(action), key, kind, result, now))
+            " VALUES (?,?,?,?,?,?,?,?)", (game_id, seq, seat, compact_json(action), key, kind, result, now))
 
     async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
         await self._exec("UPDATE actions SET result=? WHERE game_id=? AND seq=?", (result, game_id, seq))
@@ -392,7 +392,7 @@ class Tx:
         start = int(row[0]) + 1
         await self.conn.executemany(
             "INSERT INTO game_events (game_id, seq, version, event, created_at) VALUES (?,?,?,?,?)",
-            [(game_id, start + i, version, canonical_json(e), now) for i, e in enumerate(events)])
+            [(game_id, start + i, version, compact_json(e), now) for i, e in enumerate(events)])
 
     async def events(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[tuple[int, int, dict]]:
         if limit is None:
