@@ -280,6 +280,11 @@ class FakeDiscord:
         self._gateway_open.set()
 
     # ============================================================================================ waiting
+    @property
+    def in_flight(self) -> int:
+        """REST requests the fake is handling right now."""
+        return self._in_flight
+
     async def _notify(self) -> None:
         if self._changed is None:
             return

@@ -105,7 +105,14 @@ class GameTestBot(discord.Client):
             except discord.NotFound as exc:
                 self.late_codes.append(exc.code)
 
-        for cmd in (group, slow, form, pick, late):
+        @app_commands.command(name="status", description="edits its reply")
+        async def status(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("v1")
+            await interaction.edit_original_response(content="v2")
+            note = await interaction.followup.send("temporary", wait=True)
+            await note.delete()
+
+        for cmd in (group, slow, form, pick, late, status):
             self.tree.add_command(cmd)
 
     async def on_message(self, message: discord.Message) -> None:
@@ -436,3 +443,35 @@ async def test_bot_in_a_subprocess_uses_the_env_var(fake_discord: FakeDiscord) -
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_edit_original_and_delete_followup(fake_discord: FakeDiscord) -> None:
+    world = fake_discord
+    guild, chan, ann, _ = make_world(world)
+    bot, task = await start_bot(world)
+    rec = await ann.slash(chan, "status")
+    await world.wait_for(lambda: rec.followup_ids and not rec.followups, what="the follow-up to be deleted")
+    assert rec.reply.content == "v2" and rec.reply.edits == 1
+    assert [m.content for m in chan.messages()] == ["v2"]
+    await close_client(bot, task, world)
+
+
+async def test_slow_route_and_forced_failure(fake_discord: FakeDiscord) -> None:
+    world = fake_discord
+    guild, chan, _, _ = make_world(world)
+    bot, task = await start_bot(world)
+    channel = bot.get_channel(chan.id)
+    world.slow("POST", "/channels/*/messages", 0.3, times=1)
+    sending = asyncio.create_task(channel.send("slowly"))
+    await world.wait_for(lambda: world.in_flight == 1, what="the slow request to be in flight")
+    assert chan.messages() == []
+    await sending
+    assert [m.content for m in chan.messages()] == ["slowly"]
+    world.fail("POST", "/channels/*/messages", status=400, code=50035, message="Invalid Form Body")
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("rejected")
+    assert err.value.code == 50035
+    await channel.send("accepted again")
+    assert [m.content for m in chan.messages()] == ["slowly", "accepted again"]
+    await world.idle()
+    await close_client(bot, task, world)
