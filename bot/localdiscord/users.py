@@ -45,6 +45,10 @@ class FakeUser:
     def dm_channel(self) -> FakeChannel | None:
         return self.world.dm_channel_of(self)
 
+    def open_dm(self) -> FakeChannel:
+        """This user's DM channel with the bot (created if needed), e.g. to run a command in DMs."""
+        return self.world._get_or_create_dm(self)
+
     def dms(self) -> list[FakeMessage]:
         """Messages in this user's DM channel with the bot, oldest first."""
         chan = self.dm_channel

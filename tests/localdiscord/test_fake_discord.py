@@ -112,7 +112,12 @@ class GameTestBot(discord.Client):
             note = await interaction.followup.send("temporary", wait=True)
             await note.delete()
 
-        for cmd in (group, slow, form, pick, late, status):
+        @app_commands.command(name="private", description="ephemeral menu")
+        async def private(interaction: discord.Interaction) -> None:
+            where = "dm" if interaction.guild_id is None else "guild"
+            await interaction.response.send_message(f"menu in {where}", view=PickView(), ephemeral=True)
+
+        for cmd in (group, slow, form, pick, late, status, private):
             self.tree.add_command(cmd)
 
     async def on_message(self, message: discord.Message) -> None:
@@ -474,4 +479,21 @@ async def test_slow_route_and_forced_failure(fake_discord: FakeDiscord) -> None:
     await channel.send("accepted again")
     assert [m.content for m in chan.messages()] == ["slowly", "accepted again"]
     await world.idle()
+    await close_client(bot, task, world)
+
+
+async def test_command_in_dm_and_click_on_ephemeral_message(fake_discord: FakeDiscord) -> None:
+    world = fake_discord
+    guild, chan, ann, bob = make_world(world)
+    bot, task = await start_bot(world)
+    rec = await ann.slash(ann.open_dm(), "private")
+    assert "user" in rec.payload and "guild_id" not in rec.payload
+    menu = rec.reply
+    assert menu.content == "menu in dm" and menu.ephemeral and ann.dms() == []
+    with pytest.raises(PermissionError):
+        await bob.select(menu, "pick", ["a"])
+    sel = await ann.select(menu, "pick", ["a"])
+    assert sel.response_type == 7 and menu.content == "picked a"
+    in_guild = await ann.slash(chan, "private")
+    assert in_guild.reply.content == "menu in guild"
     await close_client(bot, task, world)
