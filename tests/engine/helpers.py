@@ -133,11 +133,11 @@ def level1_row(numbers: list[int]) -> dict[str, int]:
 
 
 def full_four_levels(numbers: list[int]) -> dict[str, int]:
-    """10 cards on levels 1-4 (4+3+2+1), leaving "5:4" open."""
+    """14 cards on levels 1-4 (5+4+3+2), leaving the level-5 place "5:4" open."""
     layout = {}
     it = iter(numbers)
     for level in range(1, 5):
-        for j in range(5 - level):
+        for j in range(6 - level):
             layout[f"{level}:{level - 1 + 2 * j}"] = next(it)
     return layout
 

@@ -1,0 +1,323 @@
+"""The development phase (RULES.md §5), the pyramid (§6) and rewards (§7), at engine level."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.viceroy import IllegalAction, apply_action
+from engine.viceroy import cards as C
+from tests.engine.helpers import (
+    events_of,
+    full_four_levels,
+    gems,
+    level1_row,
+    set_hand,
+    set_pyramid,
+    settle,
+    started,
+    submit,
+    to_development,
+    token_types,
+)
+
+PASS = {"type": "pass"}
+
+
+def dev(players: int = 2, seed: int = 5) -> dict:
+    state = started(players, seed=seed)
+    to_development(state)
+    state["reserve"] = gems(red=8, green=8, blue=8, yellow=8)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [
+        (1, gems(green=1)),
+        (2, gems(green=1, blue=1)),
+        (3, gems(green=1, blue=1, yellow=1)),
+        (4, gems(green=1, blue=1, yellow=2)),
+        (5, gems(green=1, blue=1, yellow=3)),
+    ],
+)
+def test_captain_32_cost_example(level: int, expected: dict) -> None:
+    assert C.cost(32, level) == expected
+
+
+def test_cumulative_cost() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1, blue=1)
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "play", "card": 32, "slot": "2:1", "pay": gems(green=1)})
+    assert exc.value.code == "bad_payment"
+    before = dict(state["reserve"])
+    submit(state, {0: {"type": "play", "card": 32, "slot": "2:1", "pay": gems(green=1, blue=1), "reward": {"gems": gems(red=5)}}, 1: PASS})
+    settle(state)
+    assert state["players"][0]["pyramid"]["cards"]["2:1"]["card"] == 32
+    assert state["players"][0]["gems"]["green"] == 0 and state["players"][0]["gems"]["blue"] == 0
+    assert state["reserve"]["green"] == before["green"] + 1  # paid gems go to the reserve
+
+
+def test_cannot_play_what_you_cannot_pay() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1)
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "play", "card": 32, "slot": "2:1", "pay": gems(green=1, blue=1)})
+    assert exc.value.code == "cannot_pay"
+
+
+def test_level5_cost() -> None:
+    state = dev()
+    set_pyramid(state, 0, full_four_levels(list(range(1, 15))))
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1, blue=1, yellow=3)
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "play", "card": 32, "slot": "5:4", "pay": gems(green=1, blue=1, yellow=2)})
+    submit(state, {0: {"type": "play", "card": 32, "slot": "5:4", "pay": gems(green=1, blue=1, yellow=3), "reward": {"level5": "pp"}}, 1: PASS})
+    assert state["players"][0]["gems"] == gems()
+
+
+@pytest.mark.parametrize("choice", ["rows", "pp"])
+def test_level5_choice_rows_or_15pp(choice: str) -> None:
+    state = dev()
+    set_pyramid(state, 0, full_four_levels(list(range(1, 15))))
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1, blue=1, yellow=3)
+    hand_before = len(state["players"][0]["hand"])
+    reward = {"level5": choice, "gems": gems(red=5), "draw": ["small"]}
+    submit(state, {0: {"type": "play", "card": 32, "slot": "5:4", "pay": gems(green=1, blue=1, yellow=3), "reward": reward}, 1: PASS})
+    settle(state)
+    entry = state["players"][0]["pyramid"]["cards"]["5:4"]
+    if choice == "pp":
+        assert entry["tokens"] == [{"type": "power_points", "value": 15}]
+        assert state["players"][0]["gems"] == gems()
+    else:
+        # Rows 1-3 of Captain: one card, 5 gems and a magic token.
+        assert token_types(entry) == ["magic"]
+        assert state["players"][0]["gems"] == gems(red=5)
+        assert len(state["players"][0]["hand"]) == hand_before - 1 + 1
+
+
+def test_reward_is_only_the_row_of_the_level() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17, "1:4": 5})
+    set_hand(state, 0, [4])
+    state["players"][0]["gems"] = gems(green=1, yellow=1)
+    submit(state, {0: {"type": "play", "card": 4, "slot": "2:1", "pay": gems(green=1, yellow=1), "reward": {"gems": gems(blue=4)}}, 1: PASS})
+    settle(state)
+    assert state["players"][0]["pyramid"]["cards"]["2:1"]["tokens"] == []  # row 2 of #4 is 4 gems only
+    assert state["players"][0]["gems"] == gems(blue=4)
+
+
+def test_development_resolves_in_card_number_order() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 50})
+    set_pyramid(state, 1, {"1:0": 51})
+    set_hand(state, 0, [12])  # 4 gems
+    set_hand(state, 1, [10])  # 3 gems, lower number: resolves first although seat 1
+    for seat in (0, 1):
+        state["players"][seat]["gems"] = gems(red=1)
+    state["reserve"] = gems(blue=4)
+    events = submit(state, {
+        0: {"type": "play", "card": 12, "slot": "1:2", "pay": gems(red=1), "reward": {"gems": gems(blue=4)}},
+        1: {"type": "play", "card": 10, "slot": "1:2", "pay": gems(red=1), "reward": {"gems": gems(blue=3)}},
+    })
+    events += settle(state)
+    assert [e["card"] for e in events_of(events, "plays")] == [10, 12]
+    assert state["players"][1]["gems"]["blue"] == 3
+    # Seat 0 got what was left: the paid reds and one blue.
+    assert state["players"][0]["gems"] == gems(red=2, blue=1)  # the whole reserve: 3 gems
+
+
+def test_plan_reasked_when_reserve_short() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 50})
+    set_pyramid(state, 1, {"1:0": 51})
+    set_hand(state, 0, [12])
+    set_hand(state, 1, [10])
+    for seat in (0, 1):
+        state["players"][seat]["gems"] = gems(red=1)
+    state["reserve"] = gems(blue=4, yellow=5)
+    submit(state, {
+        0: {"type": "play", "card": 12, "slot": "1:2", "pay": gems(red=1), "reward": {"gems": gems(blue=4)}},
+        1: {"type": "play", "card": 10, "slot": "1:2", "pay": gems(red=1), "reward": {"gems": gems(blue=3)}},
+    })
+    decision = state["decision"]
+    assert decision["seat"] == 0 and decision["kind"] == "gems" and decision["count"] == 4
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "decide", "gems": gems(blue=4)})  # only one blue is left
+    apply_action(state, 0, {"type": "decide", "gems": gems(blue=1, yellow=3)})
+    assert state["players"][0]["gems"] == gems(blue=1, yellow=3)
+
+
+def test_plan_reasked_when_plan_became_impossible() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 50})
+    set_hand(state, 0, [12, 13])
+    state["players"][0]["gems"] = gems(red=1)
+    apply_action(state, 0, {"type": "play", "card": 12, "slot": "1:2", "pay": gems(red=1)})
+    state["players"][0]["gems"] = gems()  # the plan can no longer be paid when it resolves
+    apply_action(state, 1, PASS)
+    decision = state["decision"]
+    assert decision["seat"] == 0 and decision["kind"] == "replan"
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "decide", "plan": {"type": "play", "card": 12, "slot": "1:2", "pay": gems(red=1)}})
+    apply_action(state, 0, {"type": "decide", "plan": {"type": "discard", "card": 13, "gems": gems(green=2)}})
+    assert 13 in state["discard"] and 12 in state["players"][0]["hand"]
+
+
+def test_infinite_gem_once_per_turn() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 50}, tokens={"1:0": [{"type": "infinite_gem", "color": "green"}]})
+    set_hand(state, 0, [32, 33, 34])  # level 1 costs: green, blue, blue
+    set_hand(state, 1, [35, 36])
+    state["players"][0]["gems"] = gems()
+    submit(state, {0: {"type": "play", "card": 32, "slot": "1:2", "infinite": ["1:0/green"], "reward": {"draw": ["small"]}}, 1: {"type": "discard", "card": 35}})
+    settle(state)
+    assert state["players"][0]["pyramid"]["cards"]["1:2"]["card"] == 32
+    assert state["round"] == 2
+    set_hand(state, 0, [39])  # costs blue; reuse of the green gem must be refused as already used
+    state["players"][0]["gems"] = gems(blue=1)
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "play", "card": 39, "slot": "1:4", "pay": gems(blue=1), "infinite": ["1:0/green"]})
+    assert exc.value.code == "infinite_used"
+    # A new turn makes it usable again.
+    state["players"][0]["used_infinite"] = []
+    apply_action(state, 0, {"type": "play", "card": 39, "slot": "1:4", "pay": gems(blue=1)})
+
+
+def test_infinite_gem_resets_at_the_next_turn() -> None:
+    state = started(2)
+    state["players"][0]["used_infinite"] = ["1:0/green"]
+    turn = state["turn"]
+    submit(state, {0: PASS, 1: PASS})
+    settle(state)
+    submit(state, {0: PASS, 1: PASS})
+    assert state["turn"] == turn + 1
+    assert state["players"][0]["used_infinite"] == []
+
+
+def test_infinite_gem_not_in_auction() -> None:
+    state = started(2)
+    set_pyramid(state, 0, {"1:0": 50}, tokens={"1:0": [{"type": "infinite_gem", "color": "red"}]})
+    state["players"][0]["gems"] = gems(blue=1)
+    state["auction"]["red"]["base"] = state["auction"]["red"]["base"] or state["large_deck"].pop()
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "bid", "color": "red"})
+    assert exc.value.code == "no_gem"
+
+
+def test_single_colour_circle_gem() -> None:
+    state = dev()
+    # #3 top-right red, #17 top-left red, #9 bottom red: one red circle.
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [9])
+    state["players"][0]["gems"] = gems(green=1, yellow=1)
+    state["reserve"]["red"] = 2
+    events = submit(state, {0: {"type": "play", "card": 9, "slot": "2:1", "pay": gems(green=1, yellow=1), "reward": {"gems": gems(blue=3)}}, 1: PASS})
+    assert events_of(events, "circle_gem")
+    assert state["players"][0]["gems"]["red"] == 1
+    assert state["reserve"]["red"] == 1
+
+
+def test_single_colour_circle_without_reserve_gem() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [9])
+    state["players"][0]["gems"] = gems(green=1, yellow=1)
+    state["reserve"]["red"] = 0
+    submit(state, {0: {"type": "play", "card": 9, "slot": "2:1", "pay": gems(green=1, yellow=1), "reward": {"gems": gems(blue=3)}}, 1: PASS})
+    settle(state)
+    assert state["players"][0]["gems"]["red"] == 0
+
+
+def test_mixed_circle_gives_no_gem() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 2})  # #2 top-left blue
+    set_hand(state, 0, [9])
+    state["players"][0]["gems"] = gems(green=1, yellow=1)
+    events = submit(state, {0: {"type": "play", "card": 9, "slot": "2:1", "pay": gems(green=1, yellow=1), "reward": {"gems": gems(blue=3)}}, 1: PASS})
+    assert not events_of(events, "circle_gem")
+
+
+def test_law_not_on_level_5() -> None:
+    state = dev()
+    set_pyramid(state, 0, full_four_levels(list(range(1, 15))))
+    set_hand(state, 0, [68])
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "play", "card": 68, "slot": "5:4"})
+    assert exc.value.code == "bad_slot"
+    apply_action(state, 0, {"type": "play", "card": 68, "slot": "1:10"})
+
+
+def test_level1_goes_at_either_end_only() -> None:
+    state = dev()
+    set_pyramid(state, 0, level1_row([1, 2, 3]))
+    set_hand(state, 0, [68])
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "play", "card": 68, "slot": "1:2"})
+    for slot in ("1:-2", "1:6"):
+        apply_action(state, 0, {"type": "play", "card": 68, "slot": slot})
+
+
+def test_discard_for_two_gems() -> None:
+    state = dev()
+    set_hand(state, 0, [40, 41])
+    state["players"][0]["gems"] = gems()
+    state["reserve"] = gems(red=1, yellow=5)
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "discard", "card": 40, "gems": gems(yellow=3)})
+    submit(state, {0: {"type": "discard", "card": 40, "gems": gems(red=1, yellow=1)}, 1: PASS})
+    settle(state)
+    assert 40 in state["discard"] and state["players"][0]["hand"] == [41]
+    assert state["players"][0]["gems"] == gems(red=1, yellow=1)
+
+
+def test_pass_leaves_the_development_phase() -> None:
+    state = dev()
+    set_hand(state, 0, [40, 41])
+    set_hand(state, 1, [42, 43])
+    submit(state, {0: PASS, 1: {"type": "discard", "card": 42, "gems": gems(red=1, yellow=1)}})
+    settle(state)
+    assert state["active"] == [1] and state["round"] == 2
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "discard", "card": 40})
+
+
+def test_development_ends_after_three_rounds() -> None:
+    state = dev()
+    set_hand(state, 0, [40, 41, 42, 43])
+    set_hand(state, 1, [44, 45, 46, 47])
+    turn = state["turn"]
+    for card0, card1 in ((40, 44), (41, 45), (42, 46)):
+        submit(state, {0: {"type": "discard", "card": card0, "gems": gems()}, 1: {"type": "discard", "card": card1, "gems": gems()}})
+        settle(state)
+    assert state["turn"] == turn + 1 and state["phase"] == "auction"
+    assert state["players"][0]["hand"] == [43]
+
+
+def test_sealed_choice_can_be_changed_until_reveal() -> None:
+    state = dev()
+    set_hand(state, 0, [40, 41])
+    set_hand(state, 1, [42])
+    apply_action(state, 0, {"type": "discard", "card": 40, "gems": gems()})
+    events = apply_action(state, 0, {"type": "discard", "card": 41, "gems": gems()})
+    assert "changed" in events_of(events, "choice_recorded")[0]["text"]
+    assert state["choices"]["0"]["card"] == 41
+    apply_action(state, 1, PASS)
+    settle(state)
+    assert 41 in state["discard"] and 40 in state["players"][0]["hand"]
+    # After the reveal the round is over: round 2 has a fresh, empty set of choices.
+    assert state["choices"] == {} and state["round"] == 2
+
+
+def test_empty_hand_passes_automatically() -> None:
+    state = started(2)
+    set_hand(state, 0, [])
+    submit(state, {0: PASS, 1: PASS})
+    settle(state)
+    assert state["phase"] == "development" and 0 not in state["active"]
