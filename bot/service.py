@@ -558,8 +558,11 @@ class GameService:
             return None
         if row.game_id != game_id:
             raise KeyReused("That button belongs to another game.")
-        if row.result is None:  # cannot happen for keys written by submit(); be safe anyway
-            raise KeyReused("That action was already processed.")
+        if row.result is None:
+            # Finished games drop stored results (Tx.pack_game); answer with the game as it is now.
+            game = await self._game(tx, game_id)
+            return ActionResult(game.id, game.version, game.status, finished=game.status == "finished",
+                                seats=[_seat_info(s) for s in await tx.seats(game_id)], duplicate=True)
         result = ActionResult.from_blob(row.result)
         result.duplicate = True
         return result
@@ -605,7 +608,8 @@ class GameService:
         result = await self._commit(tx, loaded, applied, extra + list(events), now)
         if kind_ == "timeout":
             result.timed_out = [seat]
-        await tx.set_action_result(loaded.game.id, seq, result.to_blob())
+        if not result.finished:  # a finished game keeps no results (see Tx.pack_game)
+            await tx.set_action_result(loaded.game.id, seq, result.to_blob())
         return result
 
     async def _run_ai(self, tx: Tx, loaded: _Loaded, now: float) -> tuple[list[Applied], list[dict]]:
@@ -673,6 +677,8 @@ class GameService:
         await tx.save_snapshot(game.id, version, loaded.last_seq, state, now)
         await tx.append_events(game.id, version, public, now)
         game.version, game.status = version, status
+        if finished:
+            await tx.pack_game(game.id)
         pending = await self._sync_timers(tx, loaded, now)
         return ActionResult(game.id, version, status, applied, public, private, pending, finished, scores,
                             [_seat_info(s) for s in loaded.seats])
@@ -869,6 +875,10 @@ class GameService:
         if loaded.state is None:
             raise GameNotStarted(f"Game #{game_id} has not started yet.")
         return loaded.kind.view(loaded.state, seat)
+
+    async def full_state(self, game_id: int) -> dict | None:
+        """The complete engine state (every secret). For audits, tests and AI tooling; never show it."""
+        return (await self._read_state(game_id)).state
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         async with self.storage.reading() as tx:

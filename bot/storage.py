@@ -115,6 +115,11 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX prompt_messages_game ON prompt_messages(game_id, active)",
     ],
+    [
+        # A finished game's public log is packed into one compressed row (event = zlib JSON list of
+        # [seq, version, event]); see Tx.pack_game.
+        "ALTER TABLE game_events ADD COLUMN packed INTEGER NOT NULL DEFAULT 0",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -395,6 +400,10 @@ class Tx:
             [(game_id, start + i, version, compact_json(e), now) for i, e in enumerate(events)])
 
     async def events(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[tuple[int, int, dict]]:
+        packed = await self._one("SELECT event FROM game_events WHERE game_id=? AND packed=1", (game_id,))
+        if packed is not None:
+            entries = [(s, v, e) for s, v, e in json.loads(zlib.decompress(packed[0])) if s > after_seq]
+            return entries[-limit:] if limit is not None else entries
         if limit is None:
             rows = await self._all(
                 "SELECT seq, version, event FROM game_events WHERE game_id=? AND seq>? ORDER BY seq",
@@ -404,6 +413,19 @@ class Tx:
                 "SELECT seq, version, event FROM (SELECT * FROM game_events WHERE game_id=? AND seq>?"
                 " ORDER BY seq DESC LIMIT ?) ORDER BY seq", (game_id, after_seq, limit))
         return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    async def pack_game(self, game_id: int) -> None:
+        """Shrink a finished game: one compressed public-log row, and no stored submission results (they
+        only serve retries of a live interaction)."""
+        rows = await self._all(
+            "SELECT seq, version, event FROM game_events WHERE game_id=? AND packed=0 ORDER BY seq", (game_id,))
+        if rows:
+            blob = zlib.compress(compact_json([[r[0], r[1], json.loads(r[2])] for r in rows]).encode(), 9)
+            await self._exec("DELETE FROM game_events WHERE game_id=?", (game_id,))
+            await self._exec(
+                "INSERT INTO game_events (game_id, seq, version, event, created_at, packed) VALUES (?,?,?,?,?,1)",
+                (game_id, rows[-1][0], rows[-1][1], blob, time.time()))
+        await self._exec("UPDATE actions SET result=NULL WHERE game_id=? AND result IS NOT NULL", (game_id,))
 
     # preferences
     async def get_pref(self, user_id: int, key: str) -> str | None:

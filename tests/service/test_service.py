@@ -381,3 +381,20 @@ def test_reminder_offsets():
     assert svc_mod.reminder_offsets(24 * 3600) == [12 * 3600, 23 * 3600]
     assert svc_mod.reminder_offsets(3600) == [1800]  # one hour before would be at the start
     assert svc_mod.reminder_offsets(7200) == [3600]  # both fall together: one reminder
+
+
+async def test_retry_after_game_finished_is_still_a_duplicate(service, storage):
+    gid, start = await started_game(service, humans=1, ais=1, rounds=1)
+    p = start.pending[0]
+    r = await service.submit(gid, 100, {"type": "choose", "card": p.prompt["options"][0]}, idempotency_key="only")
+    while r.status == "active":  # a decision for the human if it won the round
+        r = await service.submit(gid, 100, {"type": "decide", "take": "points"}, idempotency_key="dec")
+    again = await service.submit(gid, 100, {"type": "choose", "card": p.prompt["options"][0]},
+                                 idempotency_key="only")
+    assert again.duplicate and again.status == "finished" and again.version == r.version
+    async with storage.reading() as tx:
+        assert len(await tx.actions(gid)) == len(r.applied) + (0 if r.applied[0].seq == 1 else r.applied[0].seq - 1)
+    # the packed public log still reads as before
+    log = await service.public_log(gid)
+    assert log[-1].event["type"] == "final_scores" and [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert [e.seq for e in await service.public_log(gid, after_seq=len(log) - 2)] == [len(log) - 1, len(log)]
