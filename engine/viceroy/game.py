@@ -434,6 +434,12 @@ def _validate_law(state: dict, seat: int, number: int, action: dict, out: dict) 
     player = state["players"][seat]
     pyr = player["pyramid"]
     cards = pyr["cards"]
+    if number in (65, 69):
+        # The card these laws bring into the hand may go under Archive (law 78): keep the answer given.
+        archive = action.get("archive")
+        if archive is not None and not isinstance(archive, bool):
+            raise IllegalAction("Archive must be yes or no.", "bad_archive")
+        out["archive"] = archive
     if number == 66:
         target = _slot_arg(action.get("target"))
         if target not in cards or C.is_law(cards[target]["card"]):
