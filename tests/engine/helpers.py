@@ -77,9 +77,8 @@ def take_out(state: dict, number: int) -> None:
 def set_hand(state: dict, seat: int, numbers: list[int]) -> None:
     """Give a seat exactly these cards in hand (its old hand goes to the discard)."""
     player = state["players"][seat]
-    old = [c for c in player["hand"] if c not in numbers]
+    state["discard"].extend(player["hand"])
     player["hand"] = []
-    state["discard"].extend(old)
     for n in numbers:
         take_out(state, n)
     player["hand"] = list(numbers)
