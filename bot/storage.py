@@ -63,9 +63,16 @@ MIGRATIONS: list[list[str]] = [
             action TEXT NOT NULL,
             idempotency_key TEXT UNIQUE,
             kind TEXT NOT NULL CHECK (kind IN ('action','undo','timeout','admin')),
-            result BLOB,
             created_at REAL NOT NULL,
             UNIQUE (game_id, seq)
+        )""",
+        # What a submission returned, for idempotent retries.  A separate table so that dropping the results
+        # of a finished game frees whole pages (NULLing a column in `actions` would fragment it).
+        """CREATE TABLE action_results (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            result BLOB NOT NULL,
+            PRIMARY KEY (game_id, seq)
         )""",
         """CREATE TABLE snapshots (
             game_id INTEGER PRIMARY KEY REFERENCES games(id),
@@ -310,8 +317,9 @@ class Tx:
     # actions
     async def action_by_key(self, key: str) -> ActionRow | None:
         row = await self._one(
-            "SELECT game_id, seq, seat, action, idempotency_key, kind, created_at, result FROM actions"
-            " WHERE idempotency_key=?", (key,))
+            "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+            " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
+            " WHERE a.idempotency_key=?", (key,))
         return ActionRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7]) if row else None
 
     async def last_seq(self, game_id: int) -> int:
@@ -319,13 +327,15 @@ class Tx:
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, seat: int | None, action: dict, *, kind: str,
-                            key: str | None, now: float, result: bytes | None = None) -> None:
+                            key: str | None, now: float) -> None:
         await self._exec(
-            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, result, created_at)"
-            " VALUES (?,?,?,?,?,?,?,?)", (game_id, seq, seat, compact_json(action), key, kind, result, now))
+            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
+            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, compact_json(action), key, kind, now))
 
     async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
-        await self._exec("UPDATE actions SET result=? WHERE game_id=? AND seq=?", (result, game_id, seq))
+        await self._exec(
+            "INSERT INTO action_results (game_id, seq, result) VALUES (?,?,?)"
+            " ON CONFLICT(game_id, seq) DO UPDATE SET result=excluded.result", (game_id, seq, result))
 
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._all(
@@ -425,7 +435,7 @@ class Tx:
             await self._exec(
                 "INSERT INTO game_events (game_id, seq, version, event, created_at, packed) VALUES (?,?,?,?,?,1)",
                 (game_id, rows[-1][0], rows[-1][1], blob, time.time()))
-        await self._exec("UPDATE actions SET result=NULL WHERE game_id=? AND result IS NOT NULL", (game_id,))
+        await self._exec("DELETE FROM action_results WHERE game_id=?", (game_id,))
 
     # preferences
     async def get_pref(self, user_id: int, key: str) -> str | None:
