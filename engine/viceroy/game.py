@@ -867,7 +867,9 @@ def _resolve_auction_round(state: dict, choices: dict[int, dict], events: list) 
                 virtual_bids.append(_virtual_draw(state))
     if virtual_bids:
         text += "; virtual opponents bid " + ", ".join(c or "nothing" for c in virtual_bids)
-    _ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.", choices=public, virtual=virtual_bids)
+    # Seat keys as strings: events are kept in the state's log, which must stay plain JSON.
+    _ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.",
+        choices={str(k): v for k, v in public.items()}, virtual=virtual_bids)
     state["queue"].append({"op": "auction_resolve", "choices": {str(k): v for k, v in choices.items()}, "virtual": virtual_bids, "stage": 0})
 
 
@@ -1205,7 +1207,7 @@ def _resolve_development_round(state: dict, choices: dict[int, dict], events: li
             parts.append(f"{_p(seat)} discards {C.label(ch['card'])}")
         else:
             parts.append(f"{_p(seat)} passes")
-    public = {s: {k: v for k, v in c.items() if k in ("type", "card", "slot", "target")} for s, c in choices.items()}
+    public = {str(s): {k: v for k, v in c.items() if k in ("type", "card", "slot", "target")} for s, c in choices.items()}
     _ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
     for seat, ch in choices.items():
         if ch["type"] == "pass":
