@@ -32,7 +32,7 @@ class ManualClock:
 
     def __init__(self, start: float = 1_700_000_000.0) -> None:
         self._now = float(start)
-        self._changed = asyncio.Event() if _has_loop() else None
+        self._changed: asyncio.Event | None = None  # created lazily inside the running loop
 
     def now(self) -> float:
         return self._now
@@ -57,11 +57,3 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.set(self._now + seconds)
-
-
-def _has_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
