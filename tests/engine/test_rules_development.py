@@ -321,3 +321,38 @@ def test_empty_hand_passes_automatically() -> None:
     submit(state, {0: PASS, 1: PASS})
     settle(state)
     assert state["phase"] == "development" and 0 not in state["active"]
+
+
+def test_card_reward_draws_from_the_other_deck_when_empty() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 50})
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1)
+    state["discard"].extend(state["law_deck"])
+    state["law_deck"] = []
+    top = state["small_deck"][-1]
+    submit(state, {0: {"type": "play", "card": 32, "slot": "1:2", "pay": gems(green=1), "reward": {"draw": ["law"]}}, 1: PASS})
+    settle(state)
+    assert top in state["players"][0]["hand"]
+
+
+def test_infinite_gem_from_screen_when_reserve_empty() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [1])  # level 2: infinite green gem, costs yellow + red
+    state["players"][0]["gems"] = gems(red=1, yellow=1, green=1)
+    state["reserve"]["green"] = 0
+    submit(state, {0: {"type": "play", "card": 1, "slot": "2:1", "pay": gems(red=1, yellow=1)}, 1: PASS})
+    settle(state)
+    assert {"type": "infinite_gem", "color": "green"} in state["players"][0]["pyramid"]["cards"]["2:1"]["tokens"]
+    # The green gem came from the screen; the red one is the gem of the red circle #3/#17/#1 completes.
+    assert state["players"][0]["gems"] == gems(red=1)
+
+
+def test_level5_default_is_rows() -> None:
+    state = dev()
+    set_pyramid(state, 0, full_four_levels(list(range(1, 15))))
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1, blue=1, yellow=3)
+    apply_action(state, 0, {"type": "play", "card": 32, "slot": "5:4", "pay": gems(green=1, blue=1, yellow=3)})
+    assert state["choices"]["0"]["reward"]["level5"] == "rows"
