@@ -1,0 +1,211 @@
+"""Simulated players for the local fake Discord: they play a seat through the bot's real Discord UI.
+
+Used by the end-to-end tests and the offline demo. A simulated player reads its prompt (a DM, or the
+ephemeral "My screen" reply when its DMs are closed), picks options the way a person would (select menus,
+buttons, the gem modal), and waits for its next prompt, until the final score sheet is posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+
+
+def parse_id(custom_id: str) -> tuple[str, int, int, str, str] | None:
+    parts = custom_id.split(":")
+    if len(parts) != 5 or parts[0] not in ("vg", "vs"):
+        return None
+    return parts[0], int(parts[1]), int(parts[2]), parts[3], parts[4]
+
+
+def controls(msg: FakeMessage) -> dict[str, dict[str, Any]]:
+    """Prompt controls on a message, by operation name."""
+    out = {}
+    for comp in msg.iter_components():
+        parsed = parse_id(comp.get("custom_id", ""))
+        if parsed:
+            out[parsed[4]] = comp
+    return out
+
+
+def prompt_key(msg: FakeMessage) -> str | None:
+    for comp in msg.iter_components():
+        parsed = parse_id(comp.get("custom_id", ""))
+        if parsed:
+            return parsed[3]
+    return None
+
+
+def game_over(channel: FakeChannel) -> bool:
+    return any("final scores" in (e.get("title") or "") for m in channel.messages() for e in m.embeds)
+
+
+class SimulatedPlayer:
+    """Plays one seat through the bot's Discord interface."""
+
+    def __init__(self, world: FakeDiscord, user: FakeUser, channel: FakeChannel, seed: int = 0) -> None:
+        self.world = world
+        self.user = user
+        self.channel = channel
+        self.rng = random.Random(seed)
+        self.done_keys: set[str] = set()
+        self.decisions = 0
+
+    # ------------------------------------------------------------------ finding the prompt
+
+    def _dm_prompt(self) -> FakeMessage | None:
+        for msg in reversed(self.user.dms()):
+            key = prompt_key(msg)
+            if key is not None:
+                return None if key in self.done_keys else msg
+        return None
+
+    async def _screen_prompt(self) -> FakeMessage | None:
+        status = next((m for m in reversed(self.channel.messages())
+                       if any(c.get("custom_id", "").endswith(":screen") for c in m.iter_components())), None)
+        if status is None:
+            return None
+        rec = await self.user.click(status, label="My screen", timeout=10)
+        await rec.wait_done(timeout=10)
+        await self.world.idle(quiet=0.02, timeout=10)
+        for msg in reversed(rec.messages):
+            key = prompt_key(msg)
+            if key is not None and key not in self.done_keys:
+                return msg
+        return None
+
+    async def run(self, *, timeout: float = 300.0, max_decisions: int = 2000) -> int:
+        """Play until the game is over; returns the number of decisions made."""
+        loop_deadline = self.world_time() + timeout
+        while not game_over(self.channel):
+            if self.world_time() > loop_deadline or self.decisions > max_decisions:
+                raise TimeoutError(f"{self.user.name} did not finish the game")
+            if self.user.dms_open:
+                msg = self._dm_prompt()
+                if msg is None:
+                    try:
+                        await self.world.wait_for(lambda: self._dm_prompt() is not None or game_over(self.channel),
+                                                  timeout=30, what=f"a prompt for {self.user.name}")
+                    except TimeoutError:
+                        await asyncio.sleep(0.05)
+                    continue
+            else:
+                msg = await self._screen_prompt()
+                if msg is None:
+                    await asyncio.sleep(0.1)  # nothing to do yet: look again shortly
+                    continue
+            key = prompt_key(msg)
+            await self.decide(msg)
+            if key is not None:
+                self.done_keys.add(key)
+            self.decisions += 1
+        return self.decisions
+
+    def world_time(self) -> float:
+        import time
+
+        return time.monotonic()
+
+    # ------------------------------------------------------------------ acting
+
+    async def _select(self, msg: FakeMessage, comp: dict, values: list[str]) -> None:
+        await self.user.select(msg, comp["custom_id"], values, timeout=10)
+        await self.world.idle(quiet=0.02, timeout=10)
+
+    async def _click(self, msg: FakeMessage, comp: dict) -> Any:
+        rec = await self.user.click(msg, custom_id=comp["custom_id"], timeout=10)
+        await self.world.idle(quiet=0.02, timeout=10)
+        return rec
+
+    def _options(self, comp: dict) -> list[str]:
+        return [o["value"] for o in comp.get("options", [])]
+
+    def _chosen(self, comp: dict) -> bool:
+        return any(o.get("default") for o in comp.get("options", []))
+
+    async def decide(self, msg: FakeMessage) -> None:
+        """Make one complete decision on a prompt message (several clicks for a development plan)."""
+        ctl = controls(msg)
+        if "choose" in ctl:  # auction
+            opts = self._options(ctl["choose"])
+            bids = [o for o in opts if o.startswith("bid:")]
+            attacks = [o for o in opts if o.startswith("attack:")]
+            r = self.rng.random()
+            if attacks and r < 0.15:
+                value = self.rng.choice(attacks)
+            elif bids and r < 0.75:
+                value = self.rng.choice(bids)
+            else:
+                value = "pass"
+            await self._select(msg, ctl["choose"], [value])
+            return
+        if "start" in ctl:  # setup
+            await self._select(msg, ctl["start"], [self._options(ctl["start"])[0]])
+            ctl = controls(msg)
+            if "keep" in ctl:
+                await self._select(msg, ctl["keep"], [self._options(ctl["keep"])[0]])
+                ctl = controls(msg)
+            await self._fill_and_confirm(msg)
+            return
+        if "card" in ctl:  # development (or a re-plan)
+            await self._development(msg)
+            return
+        if "paint" in ctl:
+            await self._click(msg, ctl["paint"])
+            return
+        if "take" in ctl and ctl["take"].get("type") == 2:
+            await self._click(msg, ctl["take"])
+            return
+        if "pick" in ctl:
+            await self._select(msg, ctl["pick"], [self._options(ctl["pick"])[0]])
+            return
+        if "no" in ctl:
+            await self._click(msg, ctl["yes" if self.rng.random() < 0.5 else "no"])
+            return
+        if "return" in ctl:
+            n = ctl["return"].get("min_values", 1)
+            await self._select(msg, ctl["return"], self._options(ctl["return"])[:n])
+            return
+        raise AssertionError(f"{self.user.name}: a prompt with no control I know: {list(ctl)}")
+
+    async def _development(self, msg: FakeMessage) -> None:
+        opts = self._options(controls(msg)["card"])
+        plays = [o for o in opts if o.startswith("play:")]
+        discards = [o for o in opts if o.startswith("discard:")]
+        self.rng.shuffle(plays)
+        r = self.rng.random()
+        tries = plays if r < 0.8 else []
+        tries = tries + ([self.rng.choice(discards)] if discards and r < 0.95 else [])
+        for value in tries:
+            ctl = controls(msg)
+            if "card" not in ctl:
+                await self._click(msg, ctl["back"])
+            await self._select(msg, controls(msg)["card"], [value])
+            if await self._fill_and_confirm(msg):
+                return
+        ctl = controls(msg)
+        if "card" not in ctl:
+            await self._click(msg, ctl["back"])
+        await self._select(msg, controls(msg)["card"], ["pass"])
+
+    async def _fill_and_confirm(self, msg: FakeMessage) -> bool:
+        """Pick the first option of every unset menu, then press Confirm. False if the plan cannot be made."""
+        for _ in range(8):
+            ctl = controls(msg)
+            confirm = ctl.get("confirm")
+            if confirm is None:
+                return True  # the prompt was replaced: the choice went in
+            for op in ("slot", "target", "opt", "color", "take", "tuck1", "lvl5", "draw"):
+                comp = ctl.get(op)
+                if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and comp.get("options"):
+                    await self._select(msg, comp, [self._options(comp)[0]])
+                    break
+            else:
+                if confirm.get("disabled"):
+                    return False
+                await self._click(msg, confirm)
+                return True
+        return False

@@ -1,0 +1,70 @@
+"""Starting the real bot against the local fake Discord, in-process or as a separate process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.app import ViceroyBot
+from bot.config import Settings
+from bot.localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, close_client, connect_client
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings_for(world: FakeDiscord, guild: FakeGuild, db: Path, *, time_limit: int | None = None) -> Settings:
+    return Settings(token=world.token, db_path=db, dev_guild_id=guild.id, sync_global=False,
+                    default_time_limit=time_limit, log_level="WARNING", demo_dir=db.parent / "demo",
+                    fake_discord=f"{world.host}:{world.port}")
+
+
+@dataclass
+class Table:
+    world: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    users: list[FakeUser]
+    db: Path
+    bot: ViceroyBot | None = None
+    task: asyncio.Task | None = None
+    proc: subprocess.Popen | None = None
+    extra: dict = field(default_factory=dict)
+
+    async def start_bot(self, *, time_limit: int | None = None, clock=None) -> ViceroyBot:
+        self.bot = ViceroyBot(settings_for(self.world, self.guild, self.db, time_limit=time_limit), clock=clock,
+                              poll_interval=0.2)
+        self.task = await connect_client(self.world, self.bot)
+        await self.world.wait_for(lambda: bool(self.world.commands(self.guild)), timeout=10, what="command sync")
+        return self.bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await close_client(self.bot, self.task, self.world)
+            self.bot = None
+
+    def start_process(self) -> subprocess.Popen:
+        """The bot as a separate process (python -m bot) against this world and database."""
+        env = dict(os.environ)
+        env.update(self.world.env())
+        env.update({"VICEROY_DB": str(self.db), "VICEROY_DEV_GUILD": str(self.guild.id),
+                    "VICEROY_TIME_LIMIT_HOURS": "0", "VICEROY_LOG_LEVEL": "WARNING"})
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env)
+        return self.proc
+
+    def kill_process(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+
+async def new_table(world: FakeDiscord, tmp: Path, names: list[str], *, closed: tuple[str, ...] = ()) -> Table:
+    guild = world.add_guild("Viceroy club")
+    channel = world.add_text_channel(guild, "viceroy")
+    users = [world.add_user(n, guild, dms_open=n not in closed) for n in names]
+    return Table(world, guild, channel, users, tmp / "viceroy.db")
