@@ -201,7 +201,9 @@ class SimulatedPlayer:
             for op in ("slot", "target", "opt", "color", "take", "tuck1", "lvl5", "draw"):
                 comp = ctl.get(op)
                 if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and comp.get("options"):
-                    await self._select(msg, comp, [self._options(comp)[0]])
+                    options = self._options(comp)
+                    # Places are listed from level 1 upwards: a player builds up when they can.
+                    await self._select(msg, comp, [options[-1] if op == "slot" else options[0]])
                     break
             else:
                 if confirm.get("disabled"):

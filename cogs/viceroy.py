@@ -275,8 +275,10 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                                                    options={"deal": deal, "virtual_opponents": virtual, "seats": seats}, **kwargs)
             for _ in range(ai):
                 info = await self.service.add_ai(info.id, interaction.user.id)
-            await interaction.response.send_message(**await self._lobby_message(info))
-            self._spawn(self._probe_dm(info.id, interaction.user.id))
+            await interaction.response.defer()
+            info = await self._probe_dm(info.id, interaction.user.id)
+            msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
+            await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
 
         await self._safe(interaction, run())
 
@@ -284,31 +286,22 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
         embed, _ = await _render(self.lobby_spec(info))
         return {"embed": embed, "view": _view_from_rows(self.lobby_spec(info).rows)}
 
-    async def _probe_dm(self, game_id: int, user_id: int) -> None:
-        """Tell a joining player where secrets will arrive; remember if their DMs are closed."""
+    async def _probe_dm(self, game_id: int, user_id: int) -> GameInfo:
+        """Tell a joining player where secrets will arrive; remember if their DMs are closed (§ DMs)."""
         ok = await self._dm(user_id, content=f"You joined Viceroy game #{game_id}. Your secret choices will arrive here.")
         await self.service.set_dm_status(user_id, "open" if ok else "closed")
-        if not ok:
-            info = await self.service.game(game_id)
-            if info.status == "lobby":
-                await self._edit_lobby(info)
-
-    async def _edit_lobby(self, info: GameInfo) -> None:
-        for m in await self.service.prompt_messages(info.id):
-            if m.purpose == "lobby":
-                try:
-                    msg = self.bot.get_partial_messageable(m.channel_id).get_partial_message(m.message_id)
-                    await msg.edit(**await self._lobby_message(info))
-                except discord.HTTPException:
-                    log.warning("could not edit lobby of game %s", info.id)
+        return await self.service.game(game_id)
 
     async def on_lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         async def run() -> None:
             user = interaction.user
             admin = self._is_admin(interaction)
             if op == "join":
-                info = await self.service.join(game_id, user.id, user.display_name)
-                self._spawn(self._probe_dm(game_id, user.id))
+                await self.service.join(game_id, user.id, user.display_name)
+                await interaction.response.defer()
+                info = await self._probe_dm(game_id, user.id)
+                await interaction.edit_original_response(**await self._lobby_message(info))
+                return
             elif op == "leave":
                 result = await self.service.leave(game_id, user.id)
                 if isinstance(result, ActionResult):
@@ -609,19 +602,20 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
 
     async def _retire_stale(self, game_id: int) -> None:
         stale = await self.service.stale_prompt_messages(game_id)
+        stale = [m for m in stale if m.purpose in ("prompt", "ping")]
         for m in stale:
-            if m.purpose != "prompt":
-                continue
+            if not m.message_id:
+                continue  # a channel ping for closed DMs: nothing to disable
             try:
                 msg = self.bot.get_partial_messageable(m.channel_id).get_partial_message(m.message_id)
                 await msg.edit(view=None)
             except discord.HTTPException:
                 pass
         if stale:
-            await self.service.retire_prompt_messages([m.id for m in stale if m.purpose == "prompt"])
+            await self.service.retire_prompt_messages([m.id for m in stale])
 
     async def _send_prompts(self, info: GameInfo, result: ActionResult, names: dict[int, str]) -> None:
-        active = {(m.seat, m.prompt_key) for m in await self.service.prompt_messages(info.id) if m.purpose == "prompt"}
+        active = {(m.seat, m.prompt_key) for m in await self.service.prompt_messages(info.id) if m.purpose in ("prompt", "ping")}
         pend = await self.service.pending(info.id)
         for seat, p in pend.items():
             if p.is_ai or p.user_id is None or not p.waiting or (seat, p.prompt_key) in active:

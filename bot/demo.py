@@ -1,0 +1,100 @@
+"""The offline demo: a whole game through the real bot, service, storage and rendering, on a local fake Discord.
+
+Two simulated people play through the bot's buttons and menus (one of them with DMs closed, so the
+"My screen" path is shown too) against two AI seats. The channel transcript, every DM and every image are
+written to a folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import shutil
+import time
+from pathlib import Path
+
+from bot.app import ViceroyBot
+from bot.autoplay import SimulatedPlayer
+from bot.config import Settings
+from bot.localdiscord import FakeDiscord, FakeMessage, close_client, connect_client, restore_discord_py
+
+log = logging.getLogger(__name__)
+
+
+def _write_messages(out: list[str], messages: list[FakeMessage], images: Path, prefix: str) -> None:
+    for msg in messages:
+        stamp = time.strftime("%H:%M:%S", time.localtime(msg.created_at))
+        out.append(f"**[{stamp}]**" + (f" {msg.content}" if msg.content else ""))
+        for embed in msg.embeds:
+            if embed.get("title"):
+                out.append(f"> **{embed['title']}**")
+            for line in (embed.get("description") or "").splitlines():
+                out.append(f"> {line}")
+        for att in msg.attachments:
+            name = f"{prefix}-{msg.id}-{att.filename}"
+            (images / name).write_bytes(att.data)
+            out.append(f"![{att.filename}](images/{name})")
+        labels = [c.get("label") or c.get("placeholder") for c in msg.iter_components()]
+        if labels:
+            out.append("> controls: " + " | ".join(str(x) for x in labels if x))
+        out.append("")
+
+
+async def run_demo(settings: Settings, *, seed: int = 7) -> int:
+    """Play the demo game and write the transcript; returns a process exit code."""
+    out_dir = settings.demo_dir
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    images = out_dir / "images"
+    images.mkdir(parents=True)
+    world = FakeDiscord()
+    await world.start()
+    guild = world.add_guild("Demo server")
+    channel = world.add_text_channel(guild, "viceroy")
+    ann = world.add_user("Ann", guild)
+    bo = world.add_user("Bo", guild, dms_open=False)
+    settings = Settings(token=world.token, db_path=out_dir / "demo.db", dev_guild_id=guild.id, sync_global=False,
+                        default_time_limit=None, log_level=settings.log_level, demo_dir=out_dir,
+                        fake_discord=f"{world.host}:{world.port}")
+    print("Viceroy GM offline demo: no DISCORD_TOKEN is set, so a game is played on a local fake Discord.")
+    bot = ViceroyBot(settings, poll_interval=1.0)
+    task = await connect_client(world, bot)
+    try:
+        await world.wait_for(lambda: bool(world.commands(guild)), timeout=10, what="command sync")
+        rec = await ann.slash(channel, "viceroy new", seats=4, ai=2)
+        await world.idle()
+        await bo.click(rec.reply, label="Join")
+        await world.idle()
+        await ann.click(rec.reply, label="Start")
+        await world.idle()
+        players = [SimulatedPlayer(world, u, channel, seed=seed + i) for i, u in enumerate((ann, bo))]
+        started = time.monotonic()
+        await asyncio.gather(*(p.run(timeout=600) for p in players))
+        await world.idle(timeout=30)
+        elapsed = time.monotonic() - started
+        cog = bot.get_cog("Viceroy")
+        game = await bot.service.game_in_channel(channel.id) if bot.service else None  # type: ignore[union-attr]
+        games = await bot.service.list_games(statuses=("finished",))  # type: ignore[union-attr]
+        scores = await bot.service.final_scores(games[0].id) if games else None  # type: ignore[union-attr]
+        if cog is not None:
+            await cog.drain()  # type: ignore[attr-defined]
+    finally:
+        await close_client(bot, task, world)
+        await world.stop()
+        restore_discord_py()
+    lines = ["# Viceroy GM offline demo", "", f"A 4-seat game (Ann, Bo with DMs closed, two AI seats) played in {elapsed:.1f} s.", "",
+             "## The channel #viceroy", ""]
+    _write_messages(lines, channel.messages(), images, "channel")
+    lines += ["", "## Ann's direct messages", ""]
+    _write_messages(lines, ann.dms(), images, "dm-ann")
+    lines += ["", "## What Bo saw privately (ephemeral replies to My screen)", ""]
+    _write_messages(lines, bo.ephemerals()[-6:], images, "eph-bo")
+    (out_dir / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
+    (out_dir / "scores.json").write_text(json.dumps(scores, indent=2), encoding="utf-8")
+    print(f"Game finished in {elapsed:.1f} s (still open: {game is not None}).")
+    for s in scores or []:
+        print(f"  seat {s['seat'] + 1}: {s['total']} points" + ("  (winner)" if s["winner"] else ""))
+    print(f"Transcript: {out_dir / 'transcript.md'}")
+    print(f"Images:     {images} ({len(list(images.iterdir()))} files)")
+    return 0 if scores else 1
