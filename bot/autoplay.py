@@ -104,6 +104,22 @@ class SimulatedPlayer:
             self.decisions += 1
         return self.decisions
 
+    async def step(self) -> bool:
+        """Make the decision waiting for this player, if there is one (DM path). True if one was made."""
+        msg = self._dm_prompt()
+        if msg is None:
+            return False
+        key = prompt_key(msg)
+        await self.decide(msg)
+        if key is not None:
+            self.done_keys.add(key)
+        self.decisions += 1
+        return True
+
+    def current_prompt(self) -> FakeMessage | None:
+        """The newest prompt message this player has not answered yet (DM path)."""
+        return self._dm_prompt()
+
     def world_time(self) -> float:
         import time
 
