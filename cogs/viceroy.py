@@ -313,6 +313,8 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 info = await self.service.add_ai(game_id, user.id, admin=admin)
             elif op == "start":
                 info0 = await self.service.game(game_id)
+                if info0.host_user_id != user.id and not admin:
+                    raise ServiceError(f"Only the host (<@{info0.host_user_id}>) or a server admin can start the game.")
                 wanted = info0.options.get("seats", len(info0.seats))
                 if len(info0.seats) < wanted and wanted > 1:
                     raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
