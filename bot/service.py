@@ -902,6 +902,27 @@ class GameService:
                                     waiting, deadline)
         return out
 
+    async def seat_context(self, game_id: int, seat: int | None) -> tuple[GameInfo, dict, dict[int, PendingSeat]]:
+        """Game info, the seat's view (public when seat is None) and who must act: one read, one decode."""
+        async with self.storage.reading() as tx:
+            loaded = await self._load(tx, game_id)
+            info = await self._info(tx, loaded.game)
+            timers = await tx.timers(game_id)
+        await self._repair_if_needed(loaded)
+        if loaded.state is None:
+            raise GameNotStarted(f"Game #{game_id} has not started yet.")
+        view = loaded.kind.view(loaded.state, seat)
+        out: dict[int, PendingSeat] = {}
+        if loaded.game.status == "active":
+            by_seat = {s.seat: s for s in loaded.seats}
+            for s, (prompt, key, waiting) in self._prompts(loaded).items():
+                row = by_seat.get(s)
+                deadline = next((t.due_at for t in timers
+                                 if t.seat == s and t.kind == "deadline" and t.prompt_key == key), None)
+                out[s] = PendingSeat(s, row.user_id if row else None, bool(row and row.is_ai), prompt, key, waiting,
+                                     deadline)
+        return info, view, out
+
     async def final_scores(self, game_id: int) -> list[dict] | None:
         loaded = await self._read_state(game_id)
         if loaded.state is None:

@@ -340,9 +340,7 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
     # ---------------------------------------------------------------------------------- prompts
 
     async def _current(self, game_id: int, seat: int) -> tuple[dict, str | None, dict[int, str]]:
-        info = await self.service.game(game_id)
-        view = await self.service.view_seat(game_id, seat)
-        pend = await self.service.pending(game_id)
+        info, view, pend = await self.service.seat_context(game_id, seat)
         key = pend[seat].prompt_key if seat in pend else None
         return view, key, PR.names_map(info.seats)
 
@@ -360,15 +358,19 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
     async def _prompt_control(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         _, game_s, seat_s, key_enc, op = custom_id.split(":")
         game_id, seat = int(game_s), int(seat_s)
-        owner = await self.service.seat_of(game_id, interaction.user.id)
+        if not op.startswith("gems."):
+            # Acknowledge at once (Discord allows 3 s); the answer follows as an edit or a private note.
+            await interaction.response.defer()
+        info, view, pend = await self.service.seat_context(game_id, seat)
+        owner = next((s.seat for s in info.seats if s.user_id == interaction.user.id), None)
         if owner != seat:
             await self._reply(interaction, "These controls belong to another player's seat.")
             return
-        info = await self.service.game(game_id)
         if info.status != "active":
             await self._close_prompt(interaction, "This game is over." if info.status == "finished" else "This game was abandoned.")
             return
-        view, key, names = await self._current(game_id, seat)
+        key = pend[seat].prompt_key if seat in pend else None
+        names = PR.names_map(info.seats)
         if key is None or PR.encode_key(key) != key_enc:
             await self._close_prompt(interaction, "This prompt is from an earlier step of the game and has closed. "
                                      "Your current prompt is in your latest message (or press **My screen**).")
@@ -380,7 +382,6 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             modal = PR.gems_modal(game_id, seat, key, purpose, count, current)
             await interaction.response.send_modal(_modal(modal))
             return
-        await interaction.response.defer()
         action = PR.apply_control(view, seat, draft, op, values)
         if action is None:
             await self._save_draft(interaction.user.id, game_id, seat, draft)
@@ -388,16 +389,15 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             return
         result = await self.service.submit(game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=key)
-        await self._after_submit(interaction, game_id, seat, draft, result)
+        await self._after_submit(interaction, game_id, seat, draft, result, key)
 
     async def _after_submit(self, interaction: discord.Interaction, game_id: int, seat: int, draft: dict,
-                            result: ActionResult) -> None:
-        if draft.get("action") in ("play", "discard", "setup") or "gems" in draft:
-            pass  # keep the draft: the player may amend the same plan until the reveal
+                            result: ActionResult, answered_key: str) -> None:
+        # The draft is kept: the player may amend the same plan until the reveal.
         await self._save_draft(interaction.user.id, game_id, seat, draft)
         view, key, names = await self._current(game_id, seat)
-        if key is not None and result.pending.get(seat) is not None and result.pending[seat].prompt_key == key:
-            # Same prompt (a sealed choice that can still be changed): show it with the choice made.
+        if key == answered_key:
+            # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
             await self._update_prompt(interaction, game_id, seat, view, key, draft, names, note="Your choice is in.")
         else:
             await self._edit_original(interaction, PR.MessageSpec(title="Done", description="Your choice is in. "
@@ -483,8 +483,9 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             log.warning("could not update the prompt for interaction %s", interaction.id)
 
     async def prompt_message(self, game_id: int, seat: int) -> tuple[PR.MessageSpec | None, str | None]:
-        info = await self.service.game(game_id)
-        view, key, names = await self._current(game_id, seat)
+        info, view, pend = await self.service.seat_context(game_id, seat)
+        key = pend[seat].prompt_key if seat in pend else None
+        names = PR.names_map(info.seats)
         if key is None:
             return None, None
         user_id = next(s.user_id for s in info.seats if s.seat == seat)
@@ -566,45 +567,47 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             await self._send_channel(reminder.channel_id, content=f"<@{reminder.user_id}> {text} Press **My screen** to play.")
 
     async def _announce(self, result: ActionResult) -> None:
-        info = await self.service.game(result.game_id)
+        # One read of the game for the whole announcement (the state is already committed).
+        info, public_view, pend = await self.service.seat_context(result.game_id, None)
         names = PR.names_map(info.seats)
         lines = []
         for e in result.public:
             text = e.get("text")
-            if e.get("type") == "game_started":
+            kind = e.get("type")
+            if kind == "game_started":
                 text = "The game begins! Everyone: choose your starting card in your DMs."
-            elif e.get("type") == "seat_replaced":
+            elif kind == "seat_replaced":
                 text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
-            elif e.get("type") == "undo":
+            elif kind == "undo":
                 text = f"↩ The host undid the last step ({e['moves']} moves)."
-            elif e.get("type") == "abandoned":
+            elif kind == "abandoned":
                 text = "The game was abandoned."
-            elif e.get("type") in ("chosen",):
+            elif kind == "chosen":
                 continue  # the status message shows who we wait for
             if text:
                 lines.append(PR.fill_names(text, names))
-            if e.get("type") in ("timeout",):
-                pass
         for seat in result.timed_out:
             lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
         for chunk in _split_text(lines):
             await self._send_channel(info.channel_id, content=chunk)
         if result.finished:
             await self._post_final(info, names)
-        # Private notices, then prompts.
         for seat, events in result.private.items():
             user = next((s.user_id for s in info.seats if s.seat == seat and not s.is_ai), None)
             texts = [PR.fill_names(e["text"], names) for e in events if e.get("text") and e.get("type") != "choice_recorded"]
             if user and texts:
                 await self._dm(user, content="\n".join(texts)[:1900])
-        await self._retire_stale(result.game_id)
-        if not result.finished:
-            await self._send_prompts(info, result, names)
-            await self._update_status(info, names)
+        if result.finished:
+            return
+        messages = await self.service.prompt_messages(info.id)
+        messages = await self._retire_stale(messages, pend)
+        await self._send_prompts(info, pend, messages)
+        await self._update_status(info, public_view, pend, names, messages)
 
-    async def _retire_stale(self, game_id: int) -> None:
-        stale = await self.service.stale_prompt_messages(game_id)
-        stale = [m for m in stale if m.purpose in ("prompt", "ping")]
+    async def _retire_stale(self, messages: list, pend: dict) -> list:
+        """Disable prompts that are no longer current; returns the prompt messages still active."""
+        current = {(s, p.prompt_key) for s, p in pend.items()}
+        stale = [m for m in messages if m.purpose in ("prompt", "ping") and (m.seat, m.prompt_key) not in current]
         for m in stale:
             if not m.message_id:
                 continue  # a channel ping for closed DMs: nothing to disable
@@ -615,10 +618,11 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 pass
         if stale:
             await self.service.retire_prompt_messages([m.id for m in stale])
+        gone = {m.id for m in stale}
+        return [m for m in messages if m.id not in gone]
 
-    async def _send_prompts(self, info: GameInfo, result: ActionResult, names: dict[int, str]) -> None:
-        active = {(m.seat, m.prompt_key) for m in await self.service.prompt_messages(info.id) if m.purpose in ("prompt", "ping")}
-        pend = await self.service.pending(info.id)
+    async def _send_prompts(self, info: GameInfo, pend: dict, messages: list) -> None:
+        active = {(m.seat, m.prompt_key) for m in messages if m.purpose in ("prompt", "ping")}
         for seat, p in pend.items():
             if p.is_ai or p.user_id is None or not p.waiting or (seat, p.prompt_key) in active:
                 continue
@@ -644,10 +648,9 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
     def _status_key(self, view: dict) -> str:
         return f"{view['phase']}:{view['turn']}"
 
-    async def _status_spec(self, info: GameInfo, view: dict, names: dict[int, str], with_image: bool) -> PR.MessageSpec:
+    def _status_spec(self, info: GameInfo, view: dict, pend: dict, names: dict[int, str], with_image: bool) -> PR.MessageSpec:
         from rendering import render_table
 
-        pend = await self.service.pending(info.id)
         waiting = [f"{names.get(s, s)} ({_ts(p.deadline)})" for s, p in sorted(pend.items()) if p.waiting]
         phase = view["phase"]
         title = f"Viceroy game #{info.id} · turn {view['turn']}" + (" (last)" if view["last_turn"] else "")
@@ -661,10 +664,9 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             spec.image = PR.Image("table.png", lambda: render_table(view, names))
         return spec
 
-    async def _update_status(self, info: GameInfo, names: dict[int, str]) -> None:
-        view = await self.service.view_seat(info.id, None)
+    async def _update_status(self, info: GameInfo, view: dict, pend: dict, names: dict[int, str], messages: list) -> None:
         key = self._status_key(view)
-        existing = [m for m in await self.service.prompt_messages(info.id) if m.purpose == "status"]
+        existing = [m for m in messages if m.purpose == "status"]
         current = next((m for m in existing if m.prompt_key == key), None)
         if current is None:
             for m in existing:
@@ -675,7 +677,7 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                     pass
             if existing:
                 await self.service.retire_prompt_messages([m.id for m in existing])
-            spec = await self._status_spec(info, view, names, with_image=True)
+            spec = self._status_spec(info, view, pend, names, with_image=True)
             embed, file = await _render(spec)
             kwargs: dict = {"embed": embed, "view": _view_from_rows(spec.rows)}
             if file is not None:
@@ -684,7 +686,7 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             if msg is not None:
                 await self.service.record_prompt_message(info.id, None, msg.id, info.channel_id, "status", prompt_key=key)
             return
-        spec = await self._status_spec(info, view, names, with_image=False)
+        spec = self._status_spec(info, view, pend, names, with_image=False)
         embed, _ = await _render(spec)
         embed.set_image(url="attachment://table.png")  # type: ignore[union-attr]
         try:
@@ -753,8 +755,8 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 await interaction.response.send_message(**await self._lobby_message(game), ephemeral=True)
                 return
             await interaction.response.defer(thinking=True)
-            view = await self.service.view_seat(game.id, None)
-            spec = await self._status_spec(game, view, PR.names_map(game.seats), with_image=True)
+            info, view, pend = await self.service.seat_context(game.id, None)
+            spec = self._status_spec(info, view, pend, PR.names_map(info.seats), with_image=True)
             embed, file = await _render(spec, self._limit(interaction))
             await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
 
