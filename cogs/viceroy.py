@@ -803,7 +803,13 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
     async def rules(self, interaction: discord.Interaction, topic: str = "overview") -> None:
         from bot.rules import rules_text
 
-        await self._safe(interaction, interaction.response.send_message(rules_text(topic)[:1990], ephemeral=True))
+        async def run() -> None:
+            chunks = _split_text(rules_text(topic).splitlines())
+            await interaction.response.send_message(chunks[0], ephemeral=True)
+            for chunk in chunks[1:4]:
+                await interaction.followup.send(chunk, ephemeral=True)
+
+        await self._safe(interaction, run())
 
     @group.command(name="settings", description="Host: change the time limit per decision")
     @app_commands.describe(time_limit="Hours per decision (0 = no limit)")

@@ -292,3 +292,19 @@ async def test_commands_outside_a_server_channel_answer_clearly(fake_discord, tm
         assert rec.ephemeral and "no Viceroy game" in rec.reply.content
     finally:
         await table.stop_bot()
+
+
+def test_packaged_rules_page_is_the_documented_one():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    assert (root / "data/viceroy/rules.md").read_text() == (root / "docs/rules.md").read_text()
+
+
+def test_rules_topics_all_have_text():
+    from bot.rules import rules_text
+    from cogs.viceroy import RULES_TOPICS
+
+    for topic in RULES_TOPICS:
+        text = rules_text(topic)
+        assert text and not text.startswith("No rules page"), topic
