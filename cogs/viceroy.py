@@ -8,6 +8,7 @@ loses nothing: the next prompt or the "My screen" button shows the current state
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import time
@@ -588,8 +589,19 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 lines.append(PR.fill_names(text, names))
         for seat in result.timed_out:
             lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
-        for chunk in _split_text(lines):
-            await self._send_channel(info.channel_id, content=chunk)
+        chunks = _split_text(lines)
+        developed = any(e.get("type") == "development_reveal" for e in result.public)
+        for i, chunk in enumerate(chunks):
+            if developed and i == len(chunks) - 1 and not result.finished:
+                # The development results come with the table as it now stands.
+                from rendering import render_table
+
+                spec = PR.MessageSpec(title="The table after this development round",
+                                      image=PR.Image("table.png", functools.partial(render_table, public_view, names)))
+                embed, file = await _render(spec)
+                await self._send_channel(info.channel_id, content=chunk, embed=embed, file=file)
+            else:
+                await self._send_channel(info.channel_id, content=chunk)
         if result.finished:
             await self._post_final(info, names)
         for seat, events in result.private.items():
@@ -602,7 +614,45 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
         messages = await self.service.prompt_messages(info.id)
         messages = await self._retire_stale(messages, pend)
         await self._send_prompts(info, pend, messages)
+        await self._update_screens(info, names, messages)
         await self._update_status(info, public_view, pend, names, messages)
+
+    async def _update_screens(self, info: GameInfo, names: dict[int, str], messages: list) -> None:
+        """Each player's screen (gems, attack tokens, hand) lives in one DM message, edited when it changes."""
+        import hashlib
+        import json
+
+        from rendering import render_screen
+
+        for seat_info in info.seats:
+            if seat_info.is_ai or seat_info.user_id is None or seat_info.dm_status == "closed":
+                continue
+            seat = seat_info.seat
+            _, view, _ = await self.service.seat_context(info.id, seat)
+            me = view["players"][seat]
+            fingerprint = hashlib.sha1(json.dumps([me.get("gems"), me.get("attacks"), me.get("hand")]).encode()).hexdigest()[:16]
+            old = next((m for m in messages if m.purpose == "screen" and m.seat == seat), None)
+            if old is not None and old.prompt_key == fingerprint:
+                continue
+            spec = PR.MessageSpec(title=f"Your screen in Viceroy game #{info.id}", description=PR._screen_line(me),
+                                  image=PR.Image("screen.png", functools.partial(render_screen, view, names.get(seat))),
+                                  footer="Kept up to date as the game goes on. Only you can see it.")
+            embed, file = await _render(spec)
+            msg_id = channel_id = None
+            if old is not None:
+                try:
+                    partial = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
+                    await partial.edit(embed=embed, attachments=[file] if file else [])
+                    msg_id, channel_id = old.message_id, old.channel_id
+                except discord.HTTPException:
+                    msg_id = None
+                await self.service.retire_prompt_messages([old.id])
+            if msg_id is None:
+                sent = await self._dm(seat_info.user_id, embed=embed, file=file) if file else None
+                if sent is None:
+                    continue
+                msg_id, channel_id = sent.id, sent.channel.id
+            await self.service.record_prompt_message(info.id, seat, msg_id, channel_id, "screen", prompt_key=fingerprint)
 
     async def _retire_stale(self, messages: list, pend: dict) -> list:
         """Disable prompts that are no longer current; returns the prompt messages still active."""

@@ -88,6 +88,10 @@ async def test_two_players_and_a_virtual_opponent(fake_discord, tmp_path):
         await ann.click(lobby, label="Start")
         counts = await play_to_end(table, [ann, bo])
         assert all(c > 12 for c in counts), "each player decided every turn"
+        screens = [m for m in ann.dms() if m.embeds and "Your screen" in (m.embeds[0].get("title") or "")]
+        assert len(screens) == 1 and screens[0].edits > 5, "Ann's screen is one DM message, kept up to date"
+        assert screens[0].embed_image().startswith(b"\x89PNG")
+        assert any("table.png" in m.filenames and "Development round" in m.content for m in table.channel.messages())
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
         assert game.options["virtual_opponents"] == 1
         assert posted_totals(table.channel) == await engine_totals(table, game.id)
