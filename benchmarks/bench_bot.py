@@ -71,9 +71,11 @@ async def bench_viceroy(games: int, clicks: int) -> tuple[list[float], list[floa
         await world.idle()
         sims = [SimulatedPlayer(world, u, chan, seed=i) for u in (a, b)]
         for sim in sims:
+            await world.wait_for(lambda s=sim: s.current_prompt() is not None, timeout=30)
             await sim.step()  # setup; B then stays silent so A's sealed bid stays open
         await world.idle()
-        await world.wait_for(lambda s=sims[0]: s.current_prompt() is not None, timeout=10)
+        await world.wait_for(lambda s=sims[0]: s.current_prompt() is not None and "choose" in controls(s.current_prompt()),
+                             timeout=30)
         tables.append((a, sims[0].current_prompt()))
     rng = random.Random(1)
     acks, dones = [], []

@@ -127,13 +127,24 @@ class SimulatedPlayer:
 
     # ------------------------------------------------------------------ acting
 
-    async def _select(self, msg: FakeMessage, comp: dict, values: list[str]) -> None:
-        await self.user.select(msg, comp["custom_id"], values, timeout=10)
+    async def _answered(self, msg: FakeMessage, edits: int, notes: int) -> None:
+        """Wait until the bot has updated the prompt (or answered privately): never act on a stale picture."""
+        try:
+            await self.world.wait_for(lambda: msg.edits > edits or len(self.user.ephemerals()) > notes,
+                                      timeout=15, what=f"the bot's answer to {self.user.name}")
+        except TimeoutError:
+            pass
         await self.world.idle(quiet=0.02, timeout=10)
 
+    async def _select(self, msg: FakeMessage, comp: dict, values: list[str]) -> None:
+        edits, notes = msg.edits, len(self.user.ephemerals())
+        await self.user.select(msg, comp["custom_id"], values, timeout=10)
+        await self._answered(msg, edits, notes)
+
     async def _click(self, msg: FakeMessage, comp: dict) -> Any:
+        edits, notes = msg.edits, len(self.user.ephemerals())
         rec = await self.user.click(msg, custom_id=comp["custom_id"], timeout=10)
-        await self.world.idle(quiet=0.02, timeout=10)
+        await self._answered(msg, edits, notes)
         return rec
 
     def _options(self, comp: dict) -> list[str]:

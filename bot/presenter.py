@@ -428,7 +428,14 @@ def _setup_prompt(spec: MessageSpec, view: dict, seat: int, draft: dict, b, s, l
     _reward_controls(spec, view, seat, draft, b, s, lines)
     spec.rows.append([b("Confirm", "confirm", "success")])
     spec.description = "\n".join(lines)
+    spec.image = Image("dealt.png", lambda: _render_screen(view))
     return spec
+
+
+def _render_screen(view: dict) -> bytes:
+    from rendering import render_screen
+
+    return render_screen(view)
 
 
 def _reward_controls(spec: MessageSpec, view: dict, seat: int, draft: dict, b, s, lines: list[str]) -> list[Button]:
@@ -483,9 +490,16 @@ def _auction_prompt(spec: MessageSpec, view: dict, seat: int, draft: dict, b, s,
         on = draft.get("archive", False)
         row.append(b(f"Archive a won card: {'yes' if on else 'no'}", "archive", "primary" if on else "secondary"))
     spec.rows.append(row)
-    spec.image = None
+    auction_view = view["auction"]
+    spec.image = Image("auction.png", lambda: _render_auction(auction_view))
     spec.description = "\n".join(lines)
     return spec
+
+
+def _render_auction(auction_view: dict) -> bytes:
+    from rendering import render_auction
+
+    return render_auction(auction_view)
 
 
 def _development_prompt(spec: MessageSpec, view: dict, seat: int, draft: dict, b, s, lines: list[str],

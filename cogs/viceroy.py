@@ -475,9 +475,18 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
         await self._edit_original(interaction, spec)
 
     async def _edit_original(self, interaction: discord.Interaction, spec: PR.MessageSpec) -> None:
+        kept = None
+        if spec.image is not None and spec.image.filename in ("auction.png", "dealt.png") and interaction.message is not None:
+            # The same picture is already on the message (it does not change within a decision): keep it.
+            kept = next((a for a in interaction.message.attachments if a.filename == spec.image.filename), None)
+        if kept is not None:
+            spec.image = None
         embed, file = await _render(spec, self._limit(interaction))
-        kwargs: dict = {"content": spec.content or None, "embed": embed, "view": _view_from_rows(spec.rows),
-                        "attachments": [file] if file else []}
+        kwargs: dict = {"content": spec.content or None, "embed": embed, "view": _view_from_rows(spec.rows)}
+        if kept is not None and embed is not None:
+            embed.set_image(url=f"attachment://{kept.filename}")
+        else:
+            kwargs["attachments"] = [file] if file else []
         try:
             await interaction.edit_original_response(**kwargs)
         except discord.HTTPException:

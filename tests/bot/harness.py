@@ -42,6 +42,13 @@ class Table:
         await self.world.wait_for(lambda: bool(self.world.commands(self.guild)), timeout=10, what="command sync")
         return self.bot
 
+    async def settle(self) -> None:
+        """Wait until the in-process bot has finished announcing (rendering can outlast a quiet network)."""
+        await self.world.idle()
+        if self.bot is not None and self.bot.get_cog("Viceroy") is not None:
+            await self.bot.get_cog("Viceroy").drain()
+        await self.world.idle()
+
     async def stop_bot(self) -> None:
         if self.bot is not None:
             await close_client(self.bot, self.task, self.world)

@@ -19,12 +19,12 @@ async def two_player_game(world: FakeDiscord, tmp_path, *, names=("Ann", "Bo"), 
     if time_limit is not None:
         options["time_limit"] = time_limit
     rec = await ann.slash(table.channel, "viceroy new", **options)
-    await world.idle()
+    await table.settle()
     lobby = rec.reply
     await bo.click(lobby, label="Join")
-    await world.idle()
+    await table.settle()
     await ann.click(lobby, label="Start")
-    await world.idle()
+    await table.settle()
     return table, lobby
 
 
@@ -49,9 +49,9 @@ async def test_second_lobby_in_the_same_channel_is_refused(fake_discord, tmp_pat
     await table.start_bot()
     try:
         await table.users[0].slash(table.channel, "viceroy new", seats=2)
-        await fake_discord.idle()
+        await table.settle()
         rec = await table.users[1].slash(table.channel, "viceroy new", seats=2)
-        await fake_discord.idle()
+        await table.settle()
         assert rec.ephemeral and "already has an open lobby" in rec.reply.content
     finally:
         await table.stop_bot()
@@ -63,18 +63,18 @@ async def test_a_stranger_cannot_start_or_see_a_screen(fake_discord, tmp_path):
     try:
         ann, bo, eve = table.users
         rec = await ann.slash(table.channel, "viceroy new", seats=2)
-        await fake_discord.idle()
+        await table.settle()
         await eve.click(rec.reply, label="Start")
-        await fake_discord.idle()
+        await table.settle()
         assert "host" in last_ephemeral(eve).lower()
         await bo.click(rec.reply, label="Join")
-        await fake_discord.idle()
+        await table.settle()
         await ann.click(rec.reply, label="Start")
-        await fake_discord.idle()
+        await table.settle()
         status = await fake_discord.wait_message(
             table.channel, lambda m: any(c.get("label") == "My screen" for c in m.buttons()), timeout=10)
         await eve.click(status, label="My screen")
-        await fake_discord.idle()
+        await table.settle()
         assert "no seat" in last_ephemeral(eve)
         assert not any("screen.png" in m.filenames for m in eve.ephemerals())
     finally:
@@ -90,21 +90,21 @@ async def test_stale_prompt_answers_clearly_and_is_disabled(fake_discord, tmp_pa
         assert setup_prompt is not None and "starting card" in setup_prompt.embeds[0]["title"]
         for sim in sims:
             assert await sim.step()
-        await fake_discord.idle()
+        await table.settle()
         assert controls(fake_discord.messages[setup_prompt.id]) == {}, "the answered setup prompt was disabled"
         # Ann also opens her prompt privately in the channel (an ephemeral copy nobody can disable later).
         status = await fake_discord.wait_message(
             table.channel, lambda m: any(c.get("label") == "My screen" for c in m.buttons()), timeout=10)
         rec = await ann.click(status, label="My screen")
         await rec.wait_done()
-        await fake_discord.idle()
+        await table.settle()
         copy = next(m for m in reversed(rec.messages) if controls(m))
         assert "auction round 1" in copy.embeds[0]["title"]
         assert await sims[0].step() and await sims[1].step()  # the round is revealed
         await fake_discord.wait_for(lambda: any("bids:" in m.content for m in table.channel.messages()), timeout=10)
         old = controls(copy)["choose"]
         await ann.select(copy, old["custom_id"], [old["options"][-1]["value"]])
-        await fake_discord.idle()
+        await table.settle()
         assert "earlier step" in last_ephemeral(ann)
         # The stale click changed nothing: Ann's round-2 prompt (if any) is still open, no extra reveal happened.
         assert sum("bids:" in m.content for m in table.channel.messages()) == 1
@@ -119,17 +119,17 @@ async def test_a_sealed_bid_can_be_changed_until_the_reveal(fake_discord, tmp_pa
         sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
         for sim in sims:
             assert await sim.step()  # setup
-        await fake_discord.idle()
+        await table.settle()
         prompt = sims[0].current_prompt()
         choose = controls(prompt)["choose"]
         bids = [o["value"] for o in choose["options"] if o["value"].startswith("bid:")]
         assert bids, "Ann can bid"
         await ann.select(prompt, choose["custom_id"], [bids[0]])
-        await fake_discord.idle()
+        await table.settle()
         assert "Your choice is in" in fake_discord.messages[prompt.id].embeds[0]["description"]
         choose = controls(fake_discord.messages[prompt.id])["choose"]
         await ann.select(fake_discord.messages[prompt.id], choose["custom_id"], ["pass"])
-        await fake_discord.idle()
+        await table.settle()
         assert "Your sealed choice: **pass" in fake_discord.messages[prompt.id].embeds[0]["description"]
         assert await sims[1].step()
         await fake_discord.wait_for(lambda: any("bids:" in m.content for m in table.channel.messages()), timeout=10)
@@ -146,16 +146,16 @@ async def test_gem_choice_through_the_modal(fake_discord, tmp_path):
         sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
         for sim in sims:
             assert await sim.step()
-        await fake_discord.idle()
+        await table.settle()
         prompt = sims[0].current_prompt()
         rec = await ann.click(prompt, custom_id=controls(prompt)["gems.pass"]["custom_id"])
         assert rec.response_type == 9, "a modal opened"
         bad = await ann.submit_modal(rec, values={"red": "9", "green": "0", "blue": "0", "yellow": "0"})
-        await fake_discord.idle()
+        await table.settle()
         assert bad.ephemeral and "choose exactly" in bad.reply.content.lower()
         rec = await ann.click(prompt, custom_id=controls(prompt)["gems.pass"]["custom_id"])
         await ann.submit_modal(rec, values={"red": "3", "green": "0", "blue": "0", "yellow": "0"})
-        await fake_discord.idle()
+        await table.settle()
         assert "3 red" in fake_discord.messages[prompt.id].embeds[0]["description"]
     finally:
         await table.stop_bot()
@@ -198,7 +198,7 @@ async def test_replace_a_player_with_the_ai(fake_discord, tmp_path):
     try:
         ann, bo = table.users
         rec = await ann.slash(table.channel, "viceroy replace", seat=2)
-        await fake_discord.idle()
+        await table.settle()
         assert "AI 2" in rec.reply.content
         sim = SimulatedPlayer(fake_discord, ann, table.channel)
         assert await sim.step()  # Ann's setup; the AI answers for seat 2 at once
@@ -215,11 +215,11 @@ async def test_undo_by_the_host_is_announced(fake_discord, tmp_path):
         sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
         for sim in sims:
             assert await sim.step()
-        await fake_discord.idle()
+        await table.settle()
         rec = await bo.slash(table.channel, "viceroy undo")
         assert "host" in rec.reply.content.lower()
         rec = await ann.slash(table.channel, "viceroy undo")
-        await fake_discord.idle()
+        await table.settle()
         assert any("undid the last step" in m.content for m in table.channel.messages())
         # Both are asked for their starting card again.
         await fake_discord.wait_for(lambda: all(s.current_prompt() is None or "starting" in s.current_prompt().embeds[0]["title"]
@@ -236,9 +236,9 @@ async def test_deadline_passes_for_a_silent_player_and_reminds_first(fake_discor
         sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
         for sim in sims:
             assert await sim.step()
-        await fake_discord.idle()
+        await table.settle()
         assert await sims[0].step()  # Ann bids; Bo stays silent
-        await fake_discord.idle()
+        await table.settle()
         bo_dms = len(bo.dms())
         clock.advance(3600 + 1)  # half time of 2 h: the reminder
         table.bot.scheduler.wake()

@@ -15,7 +15,7 @@ PUBLIC_IMAGES = {"table.png", "scores.png", "pyramid.png"}
 
 async def open_lobby(table: Table, host: FakeUser, **options) -> FakeMessage:
     rec = await host.slash(table.channel, "viceroy new", **options)
-    await table.world.idle()
+    await table.settle()
     assert rec.reply is not None and rec.reply.embeds, "the lobby was not posted"
     return rec.reply
 
@@ -84,7 +84,7 @@ async def test_two_players_and_a_virtual_opponent(fake_discord, tmp_path):
         ann, bo = table.users
         lobby = await open_lobby(table, ann, seats=2, virtual=1)
         await bo.click(lobby, label="Join")
-        await fake_discord.idle()
+        await table.settle()
         await ann.click(lobby, label="Start")
         counts = await play_to_end(table, [ann, bo])
         assert all(c > 12 for c in counts), "each player decided every turn"
@@ -107,10 +107,10 @@ async def test_three_seats_with_ai_and_a_player_whose_dms_are_closed(fake_discor
         ann, cy = table.users
         lobby = await open_lobby(table, ann, seats=3, ai=1)
         await cy.click(lobby, label="Join")
-        await fake_discord.idle()
+        await table.settle()
         assert "cannot receive DMs" in fake_discord.messages[lobby.id].embeds[0]["description"]
         start = await ann.click(lobby, label="Start")
-        await fake_discord.idle()
+        await table.settle()
         assert any("I cannot send direct messages to Cy" in m.content for m in start.followups)
         await play_to_end(table, [ann, cy])
         assert cy.dms() == [], "Cy never got a DM"
@@ -129,7 +129,7 @@ async def test_four_seats_two_people_two_ai(fake_discord, tmp_path):
         ann, bo = table.users
         lobby = await open_lobby(table, ann, seats=4, ai=2, deal=2)
         await bo.click(lobby, label="Join")
-        await fake_discord.idle()
+        await table.settle()
         await ann.click(lobby, label="Start")
         await play_to_end(table, [ann, bo])
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
@@ -151,7 +151,7 @@ async def test_two_games_in_parallel_in_two_channels(fake_discord, tmp_path):
         ann, bo = table.users
         lobby1 = await open_lobby(table, ann, seats=2, ai=1)
         rec = await bo.slash(second, "viceroy new", seats=2, ai=1)
-        await fake_discord.idle()
+        await table.settle()
         await ann.click(lobby1, label="Start")
         await bo.click(rec.reply, label="Start")
         await asyncio.gather(play_to_end(table, [ann]), play_to_end(table, [bo], second))
