@@ -177,7 +177,10 @@ class SimulatedPlayer:
                 ctl = controls(msg)
             await self._fill_and_confirm(msg)
             return
-        if "card" in ctl:  # development (or a re-plan)
+        if "back" in ctl:  # a plan half made (e.g. before a restart): start it again
+            await self._click(msg, ctl["back"])
+            ctl = controls(msg)
+        if "pass" in ctl:  # development (or a re-plan)
             await self._development(msg)
             return
         if "paint" in ctl:
@@ -199,24 +202,24 @@ class SimulatedPlayer:
         raise AssertionError(f"{self.user.name}: a prompt with no control I know: {list(ctl)}")
 
     async def _development(self, msg: FakeMessage) -> None:
-        opts = self._options(controls(msg)["card"])
-        plays = [o for o in opts if o.startswith("play:")]
-        discards = [o for o in opts if o.startswith("discard:")]
+        ctl = controls(msg)
+        plays = self._options(ctl["card"]) if "card" in ctl else []
+        discards = self._options(ctl["discard"]) if "discard" in ctl else []
         self.rng.shuffle(plays)
         r = self.rng.random()
-        tries = plays if r < 0.8 else []
-        tries = tries + ([self.rng.choice(discards)] if discards and r < 0.95 else [])
-        for value in tries:
+        tries = [("card", v) for v in plays] if r < 0.8 else []
+        tries += [("discard", self.rng.choice(discards))] if discards and r < 0.95 else []
+        for op, value in tries:
             ctl = controls(msg)
-            if "card" not in ctl:
+            if op not in ctl:
                 await self._click(msg, ctl["back"])
-            await self._select(msg, controls(msg)["card"], [value])
+            await self._select(msg, controls(msg)[op], [value])
             if await self._fill_and_confirm(msg):
                 return
         ctl = controls(msg)
-        if "card" not in ctl:
+        if "pass" not in ctl:
             await self._click(msg, ctl["back"])
-        await self._select(msg, controls(msg)["card"], ["pass"])
+        await self._click(msg, controls(msg)["pass"])
 
     async def _fill_and_confirm(self, msg: FakeMessage) -> bool:
         """Pick the first option of every unset menu, then press Confirm. False if the plan cannot be made."""

@@ -512,13 +512,11 @@ def _development_prompt(spec: MessageSpec, view: dict, seat: int, draft: dict, b
         lines.append(f"Your sealed plan: **{describe_action(current)}**. You can change it until everyone has chosen.")
     if not draft.get("action"):
         lines.append("Play a card (character or law), discard one for 2 gems, or pass (out of the development phase this turn).")
-        opts = []
-        for n in hand:
-            opts.append(_card_option(n, "Play ", f"play:{n}"))
-        for n in hand:
-            opts.append(_card_option(n, "Discard ", f"discard:{n}", "take 2 gems"))
-        opts.append(Option("Pass", "pass", "out of this development phase"))
-        spec.rows.append([s("card", "Choose a card, or pass", opts)])
+        if hand:
+            spec.rows.append([s("card", "Play a card", [_card_option(n, "Play ", f"play:{n}") for n in hand])])
+            spec.rows.append([s("discard", "Discard a card for 2 gems",
+                                [_card_option(n, "Discard ", f"discard:{n}", "take 2 gems") for n in hand])])
+        spec.rows.append([b("Pass (out of this development phase)", "pass")])
         spec.description = "\n".join(lines)
         return spec
     kind = draft["action"]
@@ -686,13 +684,12 @@ def apply_control(view: dict, seat: int, draft: dict, op: str, values: list[str]
     if op == "archive":
         draft["archive"] = not draft.get("archive", False)
         return None
-    if op == "card" and value:
+    if op == "pass" and kind in ("development", "replan"):
+        return _wrap(kind, {"type": "pass"})
+    if op in ("card", "discard") and value:
         for k in list(draft):
             if k != "key":
                 del draft[k]
-        if value == "pass":
-            draft["action"] = "pass"
-            return _wrap(kind, {"type": "pass"})
         what, number = value.split(":")
         draft["action"] = what
         draft["card"] = int(number)
