@@ -19,6 +19,7 @@ from engine.viceroy import cards as C
 from engine.viceroy import game as G
 from engine.viceroy import moves as M
 from engine.viceroy import pyramid as P
+from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 
 COLOR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
@@ -604,23 +605,14 @@ def _play_controls(spec: MessageSpec, view: dict, seat: int, draft: dict, s, lin
         if free:
             spec.rows.append([s("tuck1", "Free card to put under Royal Favor", [Option(_cut(f"{t}: {C.label(pyramid['cards'][t]['card'])}"), t) for t in free])])
     if number == 67:
-        mine = [Option(_cut(f"{t}: {_token_label(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
+        mine = [Option(_cut(f"{t}: {token_name(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
                 for t, e in sorted(pyramid["cards"].items()) for i, tok in enumerate(e["tokens"])]
-        theirs = [Option(_cut(f"{names.get(p['seat'], 'Seat ' + str(p['seat']))}: {_token_label(tok)} on {C.label(e['card'])}"), f"{p['seat']}#{t}#{i}")
+        theirs = [Option(_cut(f"{names.get(p['seat'], 'Seat ' + str(p['seat']))}: {token_name(tok)} on {C.label(e['card'])}"), f"{p['seat']}#{t}#{i}")
                   for p in view["players"] if p["seat"] != seat for t, e in sorted(p["pyramid"]["cards"].items()) for i, tok in enumerate(e["tokens"])]
         if mine and theirs:
             lines.append("Exchange of Favors: optionally pick one of your tokens and one of another player's (you pay them 3 gems).")
             spec.rows.append([s("give", "Your token to give", mine)])
             spec.rows.append([s("swap", "Their token to take", theirs)])
-
-
-def _token_label(token: dict) -> str:
-    kind = token["type"].replace("_", " ")
-    if "value" in token:
-        kind += f" {token['value']}"
-    if "color" in token:
-        kind = f"{token['color']} {kind}"
-    return kind
 
 
 def _decision_prompt(spec: MessageSpec, view: dict, seat: int, prompt: dict, draft: dict, b, s, lines: list[str],

@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engine.viceroy.cards import REWARD_TYPES
+
 from .style import COLOR_DARK, COLOR_INK, COLOR_LETTER, COLOR_RGB, INK, RGB, font
 
 SS = 4  # supersampling factor
@@ -30,21 +32,7 @@ ATTACK: RGB = (44, 40, 40)
 TUCKED: RGB = (150, 140, 126)
 
 # The reward/token kinds an icon exists for (the reward types of cards.json plus display-only kinds).
-KINDS = (
-    "gems",
-    "power_points",
-    "cards",
-    "science",
-    "magic",
-    "defense",
-    "attack",
-    "infinite_gem",
-    "magic_bonus",
-    "circle_bonus",
-    "gem",
-    "tucked",
-    "law",
-)
+KINDS = (*sorted(REWARD_TYPES), "gem", "tucked", "law")
 
 
 def _pts(points: Iterable[tuple[float, float]], n: int) -> list[tuple[float, float]]:

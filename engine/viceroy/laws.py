@@ -110,11 +110,12 @@ def _exchange(state: dict, seat: int, plan: dict, events: list) -> None:
         player["gems"][c] -= plan["pay"][c]
         other["gems"][c] += plan["pay"][c]
     player["used_infinite"].extend(plan.get("infinite", []))
-    G._ev(events, "all", "exchange", f"{G._p(seat)} swaps a {_token_name(mine)} for {G._p(take['seat'])}'s {_token_name(theirs)} and pays 3 gems.",
+    G._ev(events, "all", "exchange", f"{G._p(seat)} swaps a {token_name(mine)} for {G._p(take['seat'])}'s {token_name(theirs)} and pays 3 gems.",
           seat=seat, other=take["seat"], gave=mine, took=theirs)
 
 
-def _token_name(token: dict) -> str:
+def token_name(token: dict) -> str:
+    """A token as players say it: 'science', 'power points 10', 'green infinite gem'."""
     kind = token["type"].replace("_", " ")
     if "value" in token:
         kind += f" {token['value']}"

@@ -28,6 +28,16 @@ async def two_player_game(world: FakeDiscord, tmp_path, *, names=("Ann", "Bo"), 
     return table, lobby
 
 
+async def past_setup(table: Table) -> list[SimulatedPlayer]:
+    """Both players choose their starting cards; returns their simulated players."""
+    sims = [SimulatedPlayer(table.world, u, table.channel) for u in table.users[:2]]
+    for sim in sims:
+        await table.world.wait_for(lambda s=sim: s.current_prompt() is not None, timeout=15)
+        assert await sim.step()
+    await table.settle()
+    return sims
+
+
 def last_ephemeral(user: FakeUser) -> str:
     msgs = user.ephemerals()
     assert msgs, f"{user.name} got no private reply"
@@ -143,10 +153,7 @@ async def test_gem_choice_through_the_modal(fake_discord, tmp_path):
     table, _ = await two_player_game(fake_discord, tmp_path)
     try:
         ann, bo = table.users
-        sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
-        for sim in sims:
-            assert await sim.step()
-        await table.settle()
+        sims = await past_setup(table)
         prompt = sims[0].current_prompt()
         rec = await ann.click(prompt, custom_id=controls(prompt)["gems.pass"]["custom_id"])
         assert rec.response_type == 9, "a modal opened"
@@ -212,10 +219,7 @@ async def test_undo_by_the_host_is_announced(fake_discord, tmp_path):
     table, _ = await two_player_game(fake_discord, tmp_path)
     try:
         ann, bo = table.users
-        sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
-        for sim in sims:
-            assert await sim.step()
-        await table.settle()
+        sims = await past_setup(table)
         rec = await bo.slash(table.channel, "viceroy undo")
         assert "host" in rec.reply.content.lower()
         rec = await ann.slash(table.channel, "viceroy undo")
@@ -233,10 +237,7 @@ async def test_deadline_passes_for_a_silent_player_and_reminds_first(fake_discor
     table, _ = await two_player_game(fake_discord, tmp_path, clock=clock, time_limit=2.0)
     try:
         ann, bo = table.users
-        sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
-        for sim in sims:
-            assert await sim.step()
-        await table.settle()
+        sims = await past_setup(table)
         assert await sims[0].step()  # Ann bids; Bo stays silent
         await table.settle()
         bo_dms = len(bo.dms())
