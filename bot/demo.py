@@ -77,6 +77,7 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
         game = await bot.service.game_in_channel(channel.id) if bot.service else None  # type: ignore[union-attr]
         games = await bot.service.list_games(statuses=("finished",))  # type: ignore[union-attr]
         scores = await bot.service.final_scores(games[0].id) if games else None  # type: ignore[union-attr]
+        names = {s.seat: s.display_name for s in games[0].seats} if games else {}
         if cog is not None:
             await cog.drain()  # type: ignore[attr-defined]
     finally:
@@ -94,7 +95,7 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
     (out_dir / "scores.json").write_text(json.dumps(scores, indent=2), encoding="utf-8")
     print(f"Game finished in {elapsed:.1f} s (still open: {game is not None}).")
     for s in scores or []:
-        print(f"  seat {s['seat'] + 1}: {s['total']} points" + ("  (winner)" if s["winner"] else ""))
+        print(f"  {names.get(s['seat'], s['seat'])}: {s['total']} points" + ("  (winner)" if s["winner"] else ""))
     print(f"Transcript: {out_dir / 'transcript.md'}")
     print(f"Images:     {images} ({len(list(images.iterdir()))} files)")
     return 0 if scores else 1

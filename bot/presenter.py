@@ -352,8 +352,9 @@ def describe_action(action: dict | None) -> str:
     if kind == "discard":
         return f"discard {C.label(action['card'])} for {gems_long(action.get('gems') or {})}"
     if kind == "play":
-        where = action.get("slot") or action.get("target")
-        return f"play {C.label(action['card'])} at {where}"
+        if action.get("slot"):
+            return f"play {C.label(action['card'])} on level {P.level_of(action['slot'])}"
+        return f"play {C.label(action['card'])} on a card of your pyramid"
     if kind == "setup":
         return f"start with {C.label(action['start'])}, keep {C.label(action['keep'])}"
     return kind

@@ -390,10 +390,10 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             return
         result = await self.service.submit(game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=key)
-        await self._after_submit(interaction, game_id, seat, draft, result, key)
+        await self._after_submit(interaction, game_id, seat, draft, result, key, action)
 
     async def _after_submit(self, interaction: discord.Interaction, game_id: int, seat: int, draft: dict,
-                            result: ActionResult, answered_key: str) -> None:
+                            result: ActionResult, answered_key: str, action: dict) -> None:
         # The draft is kept: the player may amend the same plan until the reveal.
         await self._save_draft(interaction.user.id, game_id, seat, draft)
         view, key, names = await self._current(game_id, seat)
@@ -401,8 +401,11 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
             await self._update_prompt(interaction, game_id, seat, view, key, draft, names, note="Your choice is in.")
         else:
-            await self._edit_original(interaction, PR.MessageSpec(title="Done", description="Your choice is in. "
-                                                                  "Your next prompt comes in a new message."))
+            chosen = action.get("plan", action) if action.get("type") == "decide" else action
+            text = f"You chose: **{PR.describe_action(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
+            await self._edit_original(interaction, PR.MessageSpec(
+                title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
+                                           "a new message."))
         self._spawn(self.announce(result))
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
@@ -672,7 +675,7 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 continue  # a channel ping for closed DMs: nothing to disable
             try:
                 msg = self.bot.get_partial_messageable(m.channel_id).get_partial_message(m.message_id)
-                await msg.edit(view=None)
+                await msg.edit(content="✔ This decision is closed: the rules have moved on (see the channel).", view=None)
             except discord.HTTPException:
                 pass
         if stale:

@@ -1201,8 +1201,7 @@ def _resolve_development_round(state: dict, choices: dict[int, dict], events: li
     parts = []
     for seat, ch in sorted(choices.items()):
         if ch["type"] == "play":
-            where = ch.get("slot") or ch.get("target")
-            parts.append(f"{_p(seat)} plays {C.label(ch['card'])}" + (f" at {where}" if where else ""))
+            parts.append(f"{_p(seat)} plays {C.label(ch['card'])}" + _where(state, seat, ch))
         elif ch["type"] == "discard":
             parts.append(f"{_p(seat)} discards {C.label(ch['card'])}")
         else:
@@ -1215,6 +1214,17 @@ def _resolve_development_round(state: dict, choices: dict[int, dict], events: li
     order = sorted((ch["card"], seat) for seat, ch in choices.items() if ch["type"] != "pass")
     for _, seat in order:
         state["queue"].append({"op": "develop", "seat": seat, "plan": choices[seat]})
+
+
+def _where(state: dict, seat: int, plan: dict) -> str:
+    """Where a played card goes, as players say it (slots are internal coordinates)."""
+    if plan.get("slot"):
+        return f" on level {playable_level(plan['slot'])}"
+    target = state["players"][seat]["pyramid"]["cards"].get(plan.get("target") or "")
+    if target is not None:
+        verb = "under" if plan["card"] == 66 else "in place of"
+        return f" {verb} {C.label(target['card'])}"
+    return ""
 
 
 def _plan_still_possible(state: dict, seat: int, plan: dict) -> bool:
