@@ -8,6 +8,7 @@ loses nothing: the next prompt or the "My screen" button shows the current state
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import io
 import logging
@@ -31,6 +32,18 @@ STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 DEFAULT_UPLOAD_LIMIT = 8 * 1024 * 1024
+REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
+# Rendering runs off the event loop on its own thread: images are drawn one at a time (Pillow and FreeType
+# are not meant to be shared across threads) and never take the default pool's threads, which aiohttp needs
+# to open connections.
+_RENDER_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="viceroy-render")
+
+
+class _TimeoutResponse:
+    """Stands in for an HTTP response in the HTTPException raised when a request hangs."""
+
+    status = 504
+    reason = "Timeout"
 RULES_TOPICS = ["overview", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "bot"]
 
 
@@ -144,10 +157,22 @@ async def _render(spec: PR.MessageSpec, limit: int = DEFAULT_UPLOAD_LIMIT) -> tu
             embed.set_footer(text=spec.footer)
     file = None
     if spec.image is not None:
-        data = await asyncio.to_thread(spec.image.render)
+        data = await asyncio.get_running_loop().run_in_executor(_RENDER_POOL, spec.image.render)
         file = _file(data, spec.image.filename, limit)
         embed.set_image(url=f"attachment://{file.filename}")  # type: ignore[union-attr]
     return embed, file
+
+
+def _refile(file: discord.File | None) -> Any:
+    """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
+    if file is None:
+        return dict
+    data, name = file.fp.read(), file.filename
+
+    def fresh() -> dict:
+        return {"file": discord.File(io.BytesIO(data), filename=name)}
+
+    return fresh
 
 
 def _split_text(lines: list[str], limit: int = 1900) -> list[str]:
@@ -179,6 +204,7 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
         self.service = service
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._caught_up = False
 
     # -------------------------------------------------------------------------------------- helpers
 
@@ -540,11 +566,26 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
 
     # ---------------------------------------------------------------------------------- announcing
 
+    async def _patient(self, make: Any, what: str) -> Any:
+        """Run a Discord request with a time limit, once more if it hangs: a stuck request must never hold
+        up a game's announcements (they are serialised per game)."""
+        for attempt in (1, 2):
+            try:
+                return await asyncio.wait_for(make(), timeout=REQUEST_TIMEOUT)
+            except TimeoutError:
+                log.warning("%s timed out (attempt %d)", what, attempt)
+        raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
+
     async def _dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
-        try:
+        fresh = _refile(kwargs.pop("file", None))
+
+        async def send() -> discord.Message:
             channel = await self.bot.create_dm(discord.Object(user_id))
-            return await channel.send(**kwargs)
+            return await channel.send(**kwargs, **fresh())
+
+        try:
+            return await self._patient(send, f"DM to {user_id}")
         except discord.Forbidden:
             await self.service.set_dm_status(user_id, "closed")
             return None
@@ -553,8 +594,13 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             return None
 
     async def _send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+        fresh = _refile(kwargs.pop("file", None))
+
+        async def send() -> discord.Message:
+            return await self.bot.get_partial_messageable(channel_id).send(**kwargs, **fresh())
+
         try:
-            return await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            return await self._patient(send, f"message in channel {channel_id}")
         except discord.NotFound:
             log.warning("channel %s is gone", channel_id)
         except discord.HTTPException:
@@ -623,11 +669,33 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
                 await self._dm(user, content="\n".join(texts)[:1900])
         if result.finished:
             return
+        await self._sync_messages(info, public_view, pend, names)
+
+    async def _sync_messages(self, info: GameInfo, public_view: dict, pend: dict, names: dict[int, str]) -> None:
+        """Bring the game's Discord messages in line with its state: old prompts closed, missing prompts sent,
+        screens and the table message up to date. Safe to repeat."""
         messages = await self.service.prompt_messages(info.id)
         messages = await self._retire_stale(messages, pend)
         await self._send_prompts(info, pend, messages)
         await self._update_screens(info, names, messages)
         await self._update_status(info, public_view, pend, names, messages)
+
+    async def catch_up(self) -> None:
+        """At start-up: a crash between storing an action and announcing it must not leave anyone without
+        their prompt, so every active game's messages are brought up to date."""
+        for game in await self.service.list_games(statuses=("active",)):
+            async with self._lock(game.id):
+                try:
+                    info, public_view, pend = await self.service.seat_context(game.id, None)
+                    await self._sync_messages(info, public_view, pend, PR.names_map(info.seats))
+                except Exception:
+                    log.exception("catching up game %s failed", game.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if not self._caught_up:
+            self._caught_up = True
+            self._spawn(self.catch_up())
 
     async def _update_screens(self, info: GameInfo, names: dict[int, str], messages: list) -> None:
         """Each player's screen (gems, attack tokens, hand) lives in one DM message, edited when it changes."""

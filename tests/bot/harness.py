@@ -59,7 +59,7 @@ class Table:
         env = dict(os.environ)
         env.update(self.world.env())
         env.update({"VICEROY_DB": str(self.db), "VICEROY_DEV_GUILD": str(self.guild.id),
-                    "VICEROY_TIME_LIMIT_HOURS": "0", "VICEROY_LOG_LEVEL": "WARNING"})
+                    "VICEROY_TIME_LIMIT_HOURS": "0", "VICEROY_LOG_LEVEL": "INFO"})
         self.proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env)
         return self.proc
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import presenter as PR
 from bot.autoplay import SimulatedPlayer, controls
 from bot.clock import ManualClock
 from bot.localdiscord import FakeDiscord, FakeMessage, FakeUser
@@ -309,3 +310,27 @@ def test_rules_topics_all_have_text():
     for topic in RULES_TOPICS:
         text = rules_text(topic)
         assert text and not text.startswith("No rules page"), topic
+
+
+async def test_a_crash_between_storing_and_announcing_is_caught_up_at_start(fake_discord, tmp_path):
+    table, _ = await two_player_game(fake_discord, tmp_path)
+    try:
+        ann, bo = table.users
+        service = table.bot.service
+        game = (await service.list_games())[0]
+        # Both choose their starting card straight through the service: stored, never announced.
+        for user in (ann, bo):
+            state_view = await service.view(game.id, user.id)
+            hand = state_view["players"][state_view["seat"]]["hand"]
+            await service.submit(game.id, user.id, {"type": "setup", "start": hand[0], "keep": hand[1], "reward": {}},
+                                 idempotency_key=f"direct-{user.id}")
+        sim = SimulatedPlayer(fake_discord, ann, table.channel)
+        sim.done_keys.add(PR.encode_key("setup:0:0"))
+        assert sim.current_prompt() is None, "nothing was announced"
+        await table.stop_bot()
+        await table.start_bot()
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=15, what="the caught-up prompt")
+        title = sim.current_prompt().embeds[0]["title"]
+        assert "starting card" not in title and title, "the prompt for the step after setup arrived"
+    finally:
+        await table.stop_bot()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 
@@ -15,28 +16,45 @@ def _syncs(world: FakeDiscord) -> int:
 
 
 async def _start(table: Table) -> None:
-    before = _syncs(table.world)
+    """Start the bot process and wait until it has synced its commands and its gateway session is live."""
+    world = table.world
+    before, sessions = _syncs(world), set(world.sessions)
     table.start_process()
-    await table.world.wait_for(lambda: _syncs(table.world) > before, timeout=60, what="the bot process to start")
-    await table.world.idle(quiet=0.2, timeout=30)
+    await world.wait_for(lambda: _syncs(world) > before, timeout=60, what="the bot process to start")
+    await world.wait_for(lambda: any(sid not in sessions and s.conn is not None for sid, s in world.sessions.items()),
+                         timeout=120, what="the bot's gateway session")
+    await world.idle(quiet=0.2, timeout=30)
 
 
 def _title(msg: FakeMessage | None) -> str:
     return (msg.embeds[0].get("title") or "") if msg is not None and msg.embeds else ""
 
 
-async def _until(world: FakeDiscord, sims: list[SimulatedPlayer], want: str) -> None:
-    """Let the players decide until the first one's prompt title contains ``want``."""
-    for _ in range(400):
-        if want in _title(sims[0].current_prompt()):
-            return
+async def _until(world: FakeDiscord, sims: list[SimulatedPlayer], want: str) -> tuple[SimulatedPlayer, SimulatedPlayer]:
+    """Let the players decide until both face a prompt titled ``want``; returns them (first to get it first)."""
+    import time
+
+    deadline = time.monotonic() + 120
+    arrived: list[SimulatedPlayer] = []
+    while time.monotonic() < deadline:
         acted = False
         for sim in sims:
-            if sim.current_prompt() is not None and want not in _title(sim.current_prompt()):
+            prompt = sim.current_prompt()
+            if prompt is None:
+                continue
+            if want in _title(prompt):
+                if sim not in arrived:
+                    arrived.append(sim)
+            else:
                 acted = await sim.step() or acted
+        if len(arrived) == len(sims):
+            return arrived[0], arrived[1]
         if not acted:
             await world.idle(quiet=0.1, timeout=30)
-    raise AssertionError(f"never reached a prompt titled {want!r}")
+    seen = {s.user.name: [(_title(m) or m.content[:60], bool(m.iter_components())) for m in s.user.dms()[-4:]] for s in sims}
+    pending_requests = [(r.method, r.path) for r in world.requests if r.status == 0]
+    raise AssertionError(f"never reached prompts titled {want!r} for both players; last DMs: {seen}; "
+                         f"unanswered requests: {pending_requests}; last: {[(r.method, r.path, r.status) for r in world.requests[-5:]]}")
 
 
 async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discord, tmp_path):
@@ -53,35 +71,30 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
         await world.idle(quiet=0.2)
         sims = [SimulatedPlayer(world, u, table.channel, seed=i + 3) for i, u in enumerate((ann, bo))]
 
-        # Mid-auction: Ann's bid is in, Bo's is not.
-        await _until(world, sims, "auction round")
-        await world.wait_for(lambda: sims[1].current_prompt() is not None, timeout=15, what="Bo's auction prompt")
-        assert await sims[0].step()
-        await world.idle(quiet=0.2)
-        bo_old_prompt = sims[1].current_prompt()
+        # Mid-auction: one player's bid is in, the other's is not.
+        first, second = await _until(world, sims, "auction round")
+        assert await first.step()
+        await world.idle(quiet=1.0, timeout=30)  # the bot has finished talking: the kill hits a quiet moment
+        bo_old_prompt = second.current_prompt()
         table.kill_process()
         await _start(table)
         assert bo_old_prompt is not None and "auction round" in _title(bo_old_prompt)
         reveals_before = sum("bids:" in m.content for m in table.channel.messages())
-        assert await sims[1].step(), "Bo's prompt from before the restart still works"
+        assert await second.step(), "the prompt from before the restart still works"
         await world.wait_for(lambda: sum("bids:" in m.content for m in table.channel.messages()) > reveals_before,
                              timeout=15, what="the auction reveal after the restart")
         reveal = [m for m in table.channel.messages() if "bids:" in m.content][-1].content
-        assert "Ann" in reveal and "Bo" in reveal, "Ann's choice from before the restart was kept"
+        assert "Ann" in reveal and "Bo" in reveal, "the choice made before the restart was kept"
 
-        # Mid-development: Ann's plan is in, Bo's is not.
-        await _until(world, sims, "development round")
-        await world.wait_for(lambda: "development round" in _title(sims[1].current_prompt()), timeout=30,
-                             what="Bo's development prompt")
-        assert await sims[0].step()
-        await world.idle(quiet=0.2)
+        # Mid-development: one player's plan is in, the other's is not.
+        first, second = await _until(world, sims, "development round")
+        assert await first.step()
+        await world.idle(quiet=1.0, timeout=30)
         table.kill_process()
         await _start(table)
-        assert await sims[1].step(), "Bo's development prompt from before the restart still works"
+        assert await second.step(), "the development prompt from before the restart still works"
 
         # And the game plays on to its end.
-        import asyncio
-
         await asyncio.gather(*(s.run(timeout=300) for s in sims))
         assert game_over(table.channel)
     finally:
