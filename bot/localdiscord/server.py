@@ -76,6 +76,9 @@ class Fault:
         return (self.method in ("*", method)) and fnmatch.fnmatchcase(path, self.pattern)
 
 
+SEND_TIMEOUT = 2.0  # seconds a gateway frame may take to reach a connection before it is given up
+
+
 @dataclass
 class RequestRecord:
     method: str
@@ -800,10 +803,7 @@ class FakeDiscord:
             session.buffer.append((session.seq, frame))
             del session.buffer[:-REPLAY_BUFFER]
             if session.conn is not None:
-                try:
-                    await session.conn.send(frame)
-                except (ConnectionError, RuntimeError):
-                    session.conn = None
+                await self._deliver(session, frame)
         await self._notify()
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -895,7 +895,21 @@ class FakeDiscord:
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append((session.seq, frame))
         if session.conn is not None:
-            await session.conn.send(frame)
+            await self._deliver(session, frame)
+
+    async def _deliver(self, session: GatewaySession, frame: dict[str, Any]) -> None:
+        """Send a frame to a session's connection. A connection that cannot take it (its process was killed and
+        the socket is half dead) is dropped after a short wait instead of holding up every other session;
+        the frame stays buffered for a RESUME."""
+        conn = session.conn
+        if conn is None:
+            return
+        try:
+            await asyncio.wait_for(conn.send(frame), SEND_TIMEOUT)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            if session.conn is conn:
+                session.conn = None
+            asyncio.get_running_loop().create_task(conn.ws.close(code=4000))
 
     # =============================================================================================== REST
     @web.middleware
