@@ -12,7 +12,6 @@ import concurrent.futures
 import functools
 import io
 import logging
-import time
 from typing import Any
 
 import discord
@@ -21,7 +20,6 @@ from discord.ext import commands
 
 from bot import presenter as PR
 from bot.service import ActionResult, GameInfo, GameService, Reminder, ServiceError
-from engine.viceroy import cards as C
 
 log = logging.getLogger(__name__)
 
@@ -1026,4 +1024,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(ViceroyCog(bot, service))
 
 
-__all__ = ["ViceroyCog", "setup", "C", "time"]
+__all__ = ["ViceroyCog", "setup"]
