@@ -181,6 +181,44 @@ def _needed_colours(view: dict, seat: int) -> list[str]:
     return sorted(C.COLORS, key=lambda c: me.get("gems", {}).get(c, 0) - need[c])
 
 
+def pass_gem_count(view: dict, seat: int) -> int:
+    """Gems a pass brings: 3 plus 1 per science token in the pyramid (§4)."""
+    return G.PASS_GEMS + P.token_count(view["players"][seat]["pyramid"], "science")
+
+
+def gem_choice_count(view: dict, seat: int, draft: dict, purpose: str) -> int:
+    """How many gems a gem choice of this purpose takes (for Treasury: the most it may hold)."""
+    if purpose == "pass":
+        return pass_gem_count(view, seat)
+    if purpose == "decide":
+        return (view.get("prompt") or {}).get("count", 0)
+    if purpose == "discard":
+        return G.DISCARD_GEMS
+    need = gem_need(view, draft)
+    return need[1] if need else 0
+
+
+def current_gem_choice(view: dict, seat: int, draft: dict, purpose: str) -> dict[str, int]:
+    """The gems chosen so far for this purpose, or the suggestion."""
+    count = gem_choice_count(view, seat, draft, purpose)
+    if purpose == "decide":
+        return draft.get("gems", {}).get("decide") or suggested_gems(view, seat, count)
+    return _gems_choice(view, seat, draft, purpose, count)
+
+
+def check_gem_choice(view: dict, seat: int, draft: dict, purpose: str, gems: dict[str, int]) -> None:
+    """Refuse a gem choice with the wrong number of gems (raises PlanIncomplete with the reason)."""
+    total = sum(gems.values())
+    count = gem_choice_count(view, seat, draft, purpose)
+    if purpose == "store":
+        if total > count:
+            raise PlanIncomplete(f"Treasury holds at most {count} gems.")
+        return
+    due = min(count, sum(view["reserve"].values()))
+    if total != due:
+        raise PlanIncomplete(f"Choose exactly {due} gems (you chose {total}).")
+
+
 def suggested_gems(view: dict, seat: int, count: int) -> dict[str, int]:
     return M.balanced_gems(view["reserve"], count, _needed_colours(view, seat))
 
@@ -476,8 +514,7 @@ def _auction_prompt(spec: MessageSpec, view: dict, seat: int, draft: dict, b, s,
             for card in (auction[colour]["base"], auction[colour]["tip"]):
                 if card is not None:
                     opts.append(Option(_cut(f"Attack for {C.label(card)}"), f"attack:{card}", "spend an attack token"))
-    science = sum(1 for e in me["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
-    count = G.PASS_GEMS + science
+    count = pass_gem_count(view, seat)
     pass_gems = draft.get("gems", {}).get("pass") or suggested_gems(view, seat, count)
     opts.append(Option(f"Pass and take {count} gems", "pass", gems_long(pass_gems)))
     current = view.get("my_choice")
@@ -666,9 +703,7 @@ def apply_control(view: dict, seat: int, draft: dict, op: str, values: list[str]
     value = values[0] if values else None
     if kind == "auction" and op == "choose" and value:
         if value == "pass":
-            me = view["players"][seat]
-            science = sum(1 for e in me["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
-            gems = draft.get("gems", {}).get("pass") or suggested_gems(view, seat, G.PASS_GEMS + science)
+            gems = draft.get("gems", {}).get("pass") or suggested_gems(view, seat, pass_gem_count(view, seat))
             return {"type": "pass", "gems": gems}
         parts = value.split(":")
         if parts[0] == "bid":

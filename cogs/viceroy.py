@@ -403,8 +403,8 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
         draft = await self._draft(interaction.user.id, game_id, seat, key)
         if op.startswith("gems."):
             purpose = op.split(".", 1)[1]
-            count, current = self._gem_modal_defaults(view, seat, draft, purpose)
-            modal = PR.gems_modal(game_id, seat, key, purpose, count, current)
+            count = PR.gem_choice_count(view, seat, draft, purpose)
+            modal = PR.gems_modal(game_id, seat, key, purpose, count, PR.current_gem_choice(view, seat, draft, purpose))
             await interaction.response.send_modal(_modal(modal))
             return
         action = PR.apply_control(view, seat, draft, op, values)
@@ -440,23 +440,6 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             except discord.HTTPException:
                 pass
 
-    def _gem_modal_defaults(self, view: dict, seat: int, draft: dict, purpose: str) -> tuple[int, dict]:
-        prompt = view.get("prompt") or {}
-        me = view["players"][seat]
-        if purpose == "pass":
-            science = sum(1 for e in me["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
-            count = 3 + science
-        elif purpose == "decide":
-            count = prompt.get("count", 0)
-        elif purpose == "discard":
-            count = 2
-        else:
-            need = PR.gem_need(view, draft)
-            count = need[1] if need else 0
-        current = draft.get("gems", {}).get(purpose) or (PR._gems_choice(view, seat, draft, purpose, count) if purpose != "decide"
-                                                         else PR.suggested_gems(view, seat, count))
-        return count, current
-
     async def on_modal(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
         custom_id = data.get("custom_id", "")
@@ -479,16 +462,8 @@ class ViceroyCog(commands.Cog, name="Viceroy"):
             return
         purpose = op.split(".", 1)[1]
         gems = PR.parse_gems_modal(values)
-        count, _ = self._gem_modal_defaults(view, seat, {}, purpose)
-        total = sum(gems.values())
-        if purpose == "store":
-            if total > 8:
-                raise PR.PlanIncomplete("Treasury holds at most 8 gems.")
-        elif total != min(count, sum(view["reserve"].values())) and purpose != "pass":
-            raise PR.PlanIncomplete(f"Choose exactly {count} gems (you chose {total}).")
-        elif purpose == "pass" and total != count:
-            raise PR.PlanIncomplete(f"Passing gives you {count} gems: choose exactly {count} (you chose {total}).")
         draft = await self._draft(interaction.user.id, game_id, seat, key)
+        PR.check_gem_choice(view, seat, draft, purpose, gems)
         draft.setdefault("gems", {})[purpose] = gems
         await self._save_draft(interaction.user.id, game_id, seat, draft)
         await interaction.response.defer()

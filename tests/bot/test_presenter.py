@@ -150,3 +150,31 @@ def test_fill_names_and_texts():
     assert PR.gems_long({"red": 2, "green": 0, "blue": 1, "yellow": 0}) == "2 red, 1 blue"
     assert PR.load_draft('{"key": "old", "card": 3}', "new") == {"key": "new"}
     assert PR.load_draft('{"key": "k", "card": 3}', "k")["card"] == 3
+
+
+def test_reward_gem_choice_counts_the_planned_reward():
+    for seed in range(30):
+        state = _game_at("development", seed=seed)
+        view = V.view(state, 0)
+        for number in state["players"][0]["hand"]:
+            if C.is_law(number):
+                continue
+            draft = PR.fresh_draft(V.prompt_key(state, 0))
+            PR.apply_control(view, 0, draft, "card", [f"play:{number}"])
+            for slot in V.game.P.legal_slots(state["players"][0]["pyramid"], number):
+                level = V.game.P.level_of(slot)
+                amount = sum(i["amount"] for i in C.rewards(number, level) if i["type"] == "gems") if level < 5 else 0
+                if not amount:
+                    continue
+                draft["slot"] = slot
+                assert PR.gem_choice_count(view, 0, draft, "reward") == amount
+                due = min(amount, sum(view["reserve"].values()))
+                PR.check_gem_choice(view, 0, draft, "reward", PR.suggested_gems(view, 0, amount))
+                try:
+                    PR.check_gem_choice(view, 0, draft, "reward", {"red": due + 1, "green": 0, "blue": 0, "yellow": 0})
+                except PR.PlanIncomplete as exc:
+                    assert f"exactly {due}" in exc.message
+                else:
+                    raise AssertionError("a wrong number of reward gems was accepted")
+                return
+    raise AssertionError("no plan with a gem reward was found")
