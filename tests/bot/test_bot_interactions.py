@@ -320,17 +320,23 @@ async def test_a_crash_between_storing_and_announcing_is_caught_up_at_start(fake
         game = (await service.list_games())[0]
         # Both choose their starting card straight through the service: stored, never announced.
         for user in (ann, bo):
-            state_view = await service.view(game.id, user.id)
-            hand = state_view["players"][state_view["seat"]]["hand"]
-            await service.submit(game.id, user.id, {"type": "setup", "start": hand[0], "keep": hand[1], "reward": {}},
-                                 idempotency_key=f"direct-{user.id}")
-        sim = SimulatedPlayer(fake_discord, ann, table.channel)
-        sim.done_keys.add(PR.encode_key("setup:0:0"))
-        assert sim.current_prompt() is None, "nothing was announced"
+            view = await service.view(game.id, user.id)
+            hand = view["players"][view["seat"]]["hand"]
+            action = PR.build_action(view, view["seat"], {"action": "setup", "start": hand[0], "keep": hand[1]})
+            await service.submit(game.id, user.id, action, idempotency_key=f"direct-{user.id}")
+        sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
+        for sim in sims:
+            sim.done_keys.add(PR.encode_key("setup:0:0"))
+        assert all(sim.current_prompt() is None for sim in sims), "nothing was announced"
         await table.stop_bot()
         await table.start_bot()
-        await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=15, what="the caught-up prompt")
-        title = sim.current_prompt().embeds[0]["title"]
-        assert "starting card" not in title and title, "the prompt for the step after setup arrived"
+        # Whoever must decide next (both bid, or one answers a question) gets the prompt after the restart.
+        await fake_discord.wait_for(lambda: any(sim.current_prompt() is not None for sim in sims), timeout=15,
+                                    what="the caught-up prompt")
+        pend = await table.bot.service.pending(game.id)
+        for sim, seat in zip(sims, (0, 1), strict=True):
+            if seat in pend:
+                await fake_discord.wait_for(lambda s=sim: s.current_prompt() is not None, timeout=15)
+                assert "starting card" not in sim.current_prompt().embeds[0]["title"]
     finally:
         await table.stop_bot()
