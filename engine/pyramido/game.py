@@ -509,15 +509,19 @@ def _score_floor(state: dict, events: list) -> None:
     if floor == geo.FLOORS:
         _finish(state, events, "four floors built")
         return
-    low = min(results.values())
-    n = state["seats"]
-    # The fewest points starts the next floor; ties: the next tied architect in this floor's turn order.
-    order = [(state["starter"] + 1 + i) % n for i in range(n)]
-    starter = next(s for s in order if results.get(s) == low)
+    starter = next_starter(state["starter"], results, state["seats"])
     state["floor"] = floor + 1
     state["starter"] = starter
     _ev(events, "next_floor", f"Floor {floor + 1} begins: {_p(starter)} starts (fewest points on floor {floor}).",
         floor=floor + 1, seat=starter)
+
+
+def next_starter(starter: int, results: Mapping[int, int], seats: int) -> int:
+    """Who starts the next floor: the fewest points in this floor's scoring; among tied architects, the next
+    one in this floor's turn order, counting from the architect after this floor's starter."""
+    low = min(results.values())
+    order = [(starter + 1 + i) % seats for i in range(seats)]
+    return next(s for s in order if results.get(s) == low)
 
 
 def _settle_first_floor(player: dict) -> None:

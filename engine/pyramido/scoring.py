@@ -7,7 +7,7 @@ visible gem icon in it. Mino's bonus scores the icons of the smallest scored are
 
 from __future__ import annotations
 
-from .geometry import DIR_OFFSET, ROTATION, ROTATE
+from .geometry import DIR_OFFSET, ROTATE, ROTATION
 from .tiles import CARD_FACES, DOMINOES, QUADRANT_BIT
 
 Cell = tuple[int, int]
@@ -61,11 +61,15 @@ def occupied(player: dict, floor: int) -> set[Cell]:
 
 
 def visible(player: dict, top_floor: int) -> dict[Cell, tuple[str, bool, int, str | None]]:
-    """Quadrant grid seen from above: (qx, qy) -> (colour, shows an icon, floor, gem colour on its block)."""
+    """Quadrant grid seen from above: (qx, qy) -> (colour, shows an icon, floor, gem colour on its block).
+
+    Only gems on ``top_floor`` count: the gems of lower floors went back after their scoring."""
     grid: dict[Cell, tuple[str, bool, int, str | None]] = {}
     for floor in range(1, top_floor + 1):
         off = floor - 1
         for (x, y), (colour, mask, gem) in floor_blocks(player, floor).items():
+            if floor != top_floor:
+                gem = None
             bx, by = 2 * x + off, 2 * y + off
             for bit, qx, qy in _QUAD_OFFSETS:
                 grid[(bx + qx, by + qy)] = (colour, bool(mask & bit), floor, gem)
