@@ -62,6 +62,12 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     below = sc.floor_blocks(player, floor - 1) if floor > 1 else {}
     pairs = geo.legal_pairs(floor, blocks, G.shape_of(player))
     frame = _frame(state, player, floor, set(blocks))
+    if floor == 1 and blocks:
+        # Build towards one 5×4 / 4×5 rectangle that can still be completed (when there is one).
+        ox, oy, w, h = frame
+        inside = [p for p in pairs if all(ox <= c[0] < ox + w and oy <= c[1] < oy + h for c in p)]
+        if inside and geo.first_floor_rect(set(blocks))[4] == 0:
+            pairs = inside
     gems = player["gems"]
     cells = {c for pair in pairs for c in pair}
     # aff[cell][colour index]: how much a block of that colour there would join (neighbours, supports)
