@@ -69,13 +69,15 @@ def _best_joker_color(me: dict) -> str:
     return max((c for c in GEM_COLORS if me["bonus"][c] > 0), key=lambda c: (me["color_points"][c], me["bonus"][c]))
 
 
+BASE_VALUE = {c.id: c.points * 1.6 + c.crowns * 1.3 + c.bonus * 1.1 + sum(ABILITY_VALUE[a] for a in c.abilities)
+              for c in CARDS.values()}
+
+
 def _card_value(me: dict, card_id: str, joker: str | None = None) -> float:
     """How much a card moves the player towards a victory condition (``joker``: the colour a joker
     would take)."""
     card = CARDS[card_id]
-    value = card.points * 1.6 + card.crowns * 1.3 + card.bonus * 1.1
-    for a in card.abilities:
-        value += ABILITY_VALUE[a]
+    value = BASE_VALUE[card_id]
     color = card.color if not card.is_joker else joker
     if color is not None and card.points:
         # Points in one colour count twice: towards 20 and towards 10 in that colour.
@@ -187,18 +189,23 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
 
     # 1. A purchase that wins now, with privileges closing a small gap.
     affordable = [c for c in candidates if gap[c] <= 0]
+    best_royal = max(state["royals"], key=lambda r: ROYALS[r].points) if state["royals"] else None
+    crowns = me["crowns"]
+
+    def could_win(card_id: str) -> bool:
+        card = CARDS[card_id]
+        royal = best_royal if card.crowns and crosses_threshold(crowns, crowns + card.crowns) else None
+        return _wins(_after_buy(me, card_id, joker, royal))
+
     for card_id in affordable:
-        action = _complete_buy(state, seat, card_id)
-        if _wins(_after_buy(me, card_id, action.get("joker"), action.get("royal"))):
-            return action
+        if could_win(card_id):
+            return _complete_buy(state, seat, card_id)
     if privileges:
         for card_id in candidates:
-            if 0 < gap[card_id] <= privileges:
+            if 0 < gap[card_id] <= privileges and could_win(card_id):
                 plan = _privilege_buy(state, seat, card_id, privileges, on_board)
                 if plan is not None:
-                    action = dict(_complete_buy(state, seat, card_id), privileges=plan)
-                    if _wins(_after_buy(me, card_id, action.get("joker"), action.get("royal"))):
-                        return action
+                    return dict(_complete_buy(state, seat, card_id), privileges=plan)
 
     # 2. Deny an obvious win: a face-up card the opponent could buy next turn and win with.
     threat = _threat(state, seat, face_up, op)
@@ -209,8 +216,13 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
             gold = next(i for i, t in enumerate(board) if t == GOLD)
             return {"type": "reserve", "gold": B.CELL_NAMES[gold], "card": threat}
 
-    targets = sorted(((value[c] / (1.0 + 0.35 * max(0, gap[c])), c) for c in candidates if gap[c] < 99),
-                     reverse=True)[:3]
+    ranked = []
+    for c in candidates:
+        g = gap[c]
+        if g < 99:
+            ranked.append((value[c] / (1.0 + 0.35 * g) if g > 0 else value[c], c))
+    ranked.sort(reverse=True)
+    targets = ranked[:3]
     weights = _need_weights(state, me, targets, gap)
 
     # 3. The best purchase, when it is worth its price.
@@ -337,9 +349,13 @@ def _privilege_buy(state: dict, seat: int, card_id: str, privileges: int, on_boa
 def _threat(state: dict, seat: int, face_up: list[str], op: dict) -> str | None:
     """A face-up card the opponent could buy on their next turn and win with at once."""
     tokens, bonus = op["tokens"], op["bonus"]
+    # Only cards that could finish the game are worth the affordability check.
+    points_need = WIN_POINTS - op["points"] - (3 if state["royals"] else 0)
+    crowns_need = WIN_CROWNS - op["crowns"]
+    color_need = WIN_COLOR_POINTS - max(op["color_points"].values())
     for card_id in face_up:
         card = CARDS[card_id]
-        if card.points == 0 and card.crowns == 0:
+        if card.points < points_need and card.crowns < crowns_need and card.points < color_need:
             continue
         short = shortfall(card, tokens, bonus) - tokens[GOLD]
         if short > op["privileges"] or (card.is_joker and not any(bonus.values())):

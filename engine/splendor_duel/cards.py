@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -256,6 +257,7 @@ ABILITY_TEXT: dict[str, str] = {
 }
 
 
+@cache
 def label(card_id: str) -> str:
     """How a card is named to players: 'L2-05 blue 2 PP 1 crown (cost 2W 2R 2K 1P)'."""
     if card_id in ROYALS:
