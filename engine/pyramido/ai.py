@@ -13,8 +13,9 @@ import random
 from . import game as G
 from . import geometry as geo
 from . import scoring as sc
-from .tiles import CARD_FACES, DOMINOES, QUADRANT_BIT, QUADRANTS
+from .tiles import CARD_FACES, COLOURS, DOMINOES, QUADRANT_BIT, QUADRANTS
 
+_CI = {c: i for i, c in enumerate(COLOURS)}
 _POP = tuple(bin(m).count("1") for m in range(16))
 _NEIGH = ((1, 0), (-1, 0), (0, 1), (0, -1))
 # Which quadrant of a lower block each of the four blocks above it covers: upper (x, y) sits on lower
@@ -55,29 +56,36 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
         raise ValueError("nothing to decide for this seat")
     player = state["players"][seat]
     floor = state["floor"]
-    if G.must_fill(state, seat):
+    if state["need"] == "fill":
         return _fill(state, seat, player, floor)
     blocks = sc.floor_blocks(player, floor)
     below = sc.floor_blocks(player, floor - 1) if floor > 1 else {}
     pairs = geo.legal_pairs(floor, blocks, G.shape_of(player))
     frame = _frame(state, player, floor, set(blocks))
+    if floor == 1 and blocks:
+        # Build towards one 5×4 / 4×5 rectangle that can still be completed (when there is one).
+        ox, oy, w, h = frame
+        inside = [p for p in pairs if all(ox <= c[0] < ox + w and oy <= c[1] < oy + h for c in p)]
+        if inside and geo.first_floor_rect(set(blocks))[4] == 0:
+            pairs = inside
     gems = player["gems"]
     cells = {c for pair in pairs for c in pair}
-    aff: dict[geo.Cell, dict[str, float]] = {}
+    # aff[cell][colour index]: how much a block of that colour there would join (neighbours, supports)
+    aff: dict[geo.Cell, list[float]] = {}
     vis: dict[geo.Cell, int] = {}
     for c in cells:
-        d: dict[str, float] = {}
+        d = [0.0] * 6
         x, y = c
         for dx, dy in _NEIGH:
             b = blocks.get((x + dx, y + dy))
             if b is not None:
-                d[b[0]] = d.get(b[0], 0.0) + 1.0 + 0.5 * (b[2] is not None)
+                d[_CI[b[0]]] += 1.5 if b[2] is not None else 1.0
         for dx, dy in _SUPPORTS:
             b = below.get((x + dx, y + dy))
             if b is not None:
-                d[b[0]] = d.get(b[0], 0.0) + 0.6
+                d[_CI[b[0]]] += 0.6
         aff[c] = d
-        vis[c] = _visible_mask(floor, c, frame)
+        vis[c] = 15 if floor == geo.FLOORS else _visible_mask(floor, c, frame)
     # Per position the geometry, once; per domino only a few lookups.
     spots = []
     for pair in pairs:
@@ -85,21 +93,40 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
             other = geo.other_cell(at, direction)
             spots.append((geo.ROTATE[geo.ROTATION[direction]], aff[at], aff[other], vis[at], vis[other],
                           at, direction, pair))
-    candidates = []
+    # Equal values go to the first found: start the list at a random place so play varies between games.
+    if spots:
+        k = rng.randrange(len(spots))
+        spots = spots[k:] + spots[:k]
+    best, candidates = _best(state, spots, gems, keep=False)
+    if G.gaps_after(state, seat, best[6]) != 0:
+        _, candidates = _best(state, spots, gems, keep=True)
+        best = _safest(state, seat, candidates, len(G.unused_cards(player)))
+    _, slot, domino, at, direction, gem, _ = best
+    piles = G.refill_piles(state, slot)
+    refill = max(piles, key=lambda p: (len(state["piles"][p]), -p)) if piles else None
+    return {"type": "place", "domino": domino, "at": [at[0], at[1]], "dir": direction, "gem": gem,
+            "card": None, "refill": refill}
+
+
+def _best(state: dict, spots: list, gems: list[str], keep: bool) -> tuple[tuple, list[tuple]]:
+    """The highest-valued (value, slot, domino, at, direction, gem, pair), and every candidate if ``keep``."""
     pop = _POP
-    noise = rng.random
+    candidates: list[tuple] = []
+    best = None
+    top = float("-inf")
     for slot, domino in enumerate(state["quarry"]):
         if domino is None:
             continue
         (ca, ma), (cb, mb) = DOMINOES[domino]
+        ka, kb = _CI[ca], _CI[cb]
         same = 1.0 if ca == cb else 0.0
         gem_a = ca in gems
         gem_b = cb in gems
         for rot, fa, fb, visa, visb, at, direction, pair in spots:
             ia = pop[rot[ma] & visa]
             ib = pop[rot[mb] & visb]
-            va = fa.get(ca, 0.0) + same
-            vb = fb.get(cb, 0.0) + same
+            va = fa[ka] + same
+            vb = fb[kb] + same
             value = va * (1 + ia) + vb * (1 + ib) + 0.4 * (ia + ib)
             gem = None
             if gem_a or gem_b:
@@ -109,10 +136,22 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
                     gem, value = "a", value + ga
                 else:
                     gem, value = "b", value + gb
-            candidates.append((value, slot, domino, at, direction, gem, pair))
-    # Best first; a little noise so equal choices vary from game to game.
-    candidates.sort(key=lambda c: -c[0] - 0.01 * noise())
-    cards_left = len(G.unused_cards(player))
+            if value > top:
+                top = value
+                best = (value, slot, domino, at, direction, gem, pair)
+            if keep:
+                candidates.append((value, slot, domino, at, direction, gem, pair))
+    assert best is not None
+    return best, candidates
+
+
+def _value(candidate: tuple) -> float:
+    return candidate[0]
+
+
+def _safest(state: dict, seat: int, candidates: list[tuple], cards_left: int) -> tuple:
+    """The best candidate that keeps the floor completable; failing that, the one leaving the fewest gaps."""
+    candidates.sort(key=_value, reverse=True)
     gap_cache: dict = {}
     best = None
     best_gaps = None
@@ -122,18 +161,11 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
         if g is None:
             g = gap_cache[pair] = G.gaps_after(state, seat, pair)
         if g == 0:
-            best = cand
-            break
+            return cand
         if best_gaps is None or g < best_gaps:
             best, best_gaps = cand, g
-        if len(gap_cache) > 40 and best_gaps is not None and best_gaps <= cards_left - 1:
-            break
     assert best is not None
-    _, slot, domino, at, direction, gem, _ = best
-    piles = G.refill_piles(state, slot)
-    refill = max(piles, key=lambda p: (len(state["piles"][p]), -p)) if piles else None
-    return {"type": "place", "domino": domino, "at": [at[0], at[1]], "dir": direction, "gem": gem,
-            "card": None, "refill": refill}
+    return best
 
 
 def _fill(state: dict, seat: int, player: dict, floor: int) -> dict:

@@ -7,7 +7,7 @@ State is plain JSON. Shape (see docs in data/pyramido/rules.md for the rules the
      "players": [{"floors": [[piece]] * 4, "fills": [[fill]] * 4, "cards": [use | None] * 3,
                   "gems": [unused colours], "scores": [floor totals], "sheets": [floor sheets],
                   "shape": [W, H] | None, "lost": bool}],
-     "over": bool, "reason": str}
+     "over": bool, "reason": str, "need": "turn" | "fill" (worked out when the turn passes)}
 
     piece = {"d": id, "at": [x, y], "dir": "E"|"S"|"W"|"N", "gem": "a"|"b"|None,
              "card": None | {"card": 0..2, "side": colour, "block": "a"|"b", "icon": quadrant, "gem": bool}}
@@ -106,6 +106,7 @@ def new_game(options: Mapping[str, Any], seed: int, seats: int) -> dict:
         "players": [_new_player() for _ in range(seats)],
         "over": False,
         "reason": "",
+        "need": "turn",  # what the seat to play must do: "turn", or "fill" when no domino fits its floor
     }
     return state
 
@@ -126,7 +127,7 @@ def current_pairs(state: dict, seat: int) -> list[tuple[geo.Cell, geo.Cell]]:
 
 
 def floor_complete(player: dict, floor: int) -> bool:
-    return len(sc.occupied(player, floor)) == geo.floor_cells(floor)
+    return 2 * len(player["floors"][floor - 1]) + len(player["fills"][floor - 1]) == geo.floor_cells(floor)
 
 
 def gaps_now(state: dict, seat: int) -> int:
@@ -242,7 +243,7 @@ def pending(state: dict) -> dict[int, Prompt]:
     if state["over"]:
         return {}
     seat = state["turn"]
-    if must_fill(state, seat):
+    if state["need"] == "fill":
         player = state["players"][seat]
         choices = {
             "floor": state["floor"],
@@ -305,7 +306,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> list[dict]:
         raise IllegalAction("bad_action", "An action must be an object.")
     kind = action.get("type")
     events: list[dict] = []
-    if must_fill(state, seat):
+    if state["need"] == "fill":
         if kind != "fill":
             raise IllegalAction("must_fill", "No domino fits your floor: fill its gaps with single block cards.")
         plan = _validate_fill(state, seat, action)
@@ -478,7 +479,9 @@ def _advance(state: dict, last: int, events: list) -> None:
             start = state["starter"] if last is None else (last + 1) % n
             seat = next((start + i) % n for i in range(n) if (start + i) % n in todo)
         state["turn"] = seat
+        state["need"] = "turn"
         if must_fill(state, seat):
+            state["need"] = "fill"
             need = len(gap_cells(state, seat))
             have = len(unused_cards(state["players"][seat]))
             if need > have:

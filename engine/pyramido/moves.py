@@ -31,7 +31,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if state["over"] or seat != state["turn"]:
         return []
     player = state["players"][seat]
-    if G.must_fill(state, seat):
+    if state["need"] == "fill":
         gaps = G.gap_cells(state, seat)
         out = []
         for cards in itertools.permutations(G.unused_cards(player), len(gaps)):

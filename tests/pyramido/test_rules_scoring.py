@@ -113,3 +113,22 @@ def test_gems_go_back_after_each_floor_scoring():
     for player in state["players"]:
         assert len(player["gems"]) == 6
         assert len(player["scores"]) == 1
+
+
+def test_fast_area_count_agrees_with_the_plain_one():
+    from .helpers import ai_turn, fresh
+
+    def key(area):
+        cells = sorted(map(tuple, area["cells"])) if area["gem"] else []
+        return area["colour"], area["icons"], area["gem"], cells
+
+    state = fresh(3, seed=21)
+    while not state["over"]:
+        ai_turn(state)
+        if state["over"]:
+            break
+        for player in state["players"]:
+            floor = state["floor"]
+            plain = sorted(map(key, sc.areas(sc.visible(player, floor))))
+            fast = sorted(map(key, sc._flat_areas(player, floor)))
+            assert plain == fast
