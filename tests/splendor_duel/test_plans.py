@@ -39,7 +39,7 @@ def test_plans_refuse_what_the_engine_refuses_with_its_message():
 
 
 def test_plans_lines_through_a_token_fit_one_menu():
-    for state, seat in positions(4):
+    for state, _seat in positions(4):
         for cell in P.first_cells(state):
             lines = P.lines_through(state, cell)
             assert [cell] in lines and len(lines) <= 25
