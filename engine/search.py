@@ -53,13 +53,14 @@ class Level:
     depth: int = 1  # own decisions in the tree below the root
     time_cap: float | None = None
     exploration: float = 0.7
+    playout_steps: int | None = None  # actions per play-out before it is scored by `evaluate`; None = to the end
     label: str = ""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0, label="Easy: quick heuristics"),
-    "normal": Level("normal", 48, depth=1, time_cap=1.0, label="Normal: a short search"),
-    "hard": Level("hard", 200, depth=2, time_cap=2.0, label="Hard: a deeper search (up to 2 s a move)"),
+    "normal": Level("normal", 32, depth=1, time_cap=1.0, label="Normal: a short search"),
+    "hard": Level("hard", 160, depth=2, time_cap=2.0, label="Hard: a deeper search (up to 2 s a move)"),
 }
 
 
@@ -75,6 +76,7 @@ class Hooks:
     is_over: Callable[[State], bool]
     illegal: tuple[type[BaseException], ...] = (IllegalAction,)
     sealed: bool = False
+    evaluate: Callable[[State, int], float] | None = None  # value in [0, 1] of an unfinished state
 
 
 @dataclass
@@ -103,7 +105,9 @@ def hooks_for(game: Game) -> Hooks:
         return cached[1]
     try:
         extra = importlib.import_module(f"engine.{game.name}.ai_candidates")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as exc:
+        if not f"engine.{game.name}.ai_candidates".startswith(exc.name or "?"):
+            raise  # the module exists but one of its imports is missing
         extra = None
 
     def get(name: str) -> Any:
@@ -137,6 +141,7 @@ def hooks_for(game: Game) -> Hooks:
         is_over=get("is_over") or game.is_over,
         illegal=illegal,
         sealed=game.type.dynamics == SEALED,
+        evaluate=get("evaluate"),
     )
     _HOOKS[id(game)] = (game, hooks)
     return hooks
@@ -246,7 +251,7 @@ class Search:
     def _value(self, state: State, seat: int) -> float:
         outcome = self.game.outcome(state)
         if outcome is None:
-            return 0.5
+            return self.hooks.evaluate(state, seat) if self.hooks.evaluate is not None else 0.5
         results = {r.seat: r for r in outcome.results}
         me = results.get(seat)
         if me is None:
@@ -268,7 +273,8 @@ class Search:
         path: list[tuple[_Node, str]] = []
         forced: tuple[str, Action] | None = (first_key, first_action)
         depth = 0
-        for _ in range(self.max_steps):
+        steps = self.max_steps if self.level.playout_steps is None else self.level.playout_steps
+        for _ in range(steps):
             if hooks.is_over(state):
                 break
             seats = hooks.waiting(state)
@@ -334,7 +340,7 @@ class Search:
         totals = {k: [0, 0.0] for k in keys}
         alive = list(range(len(options)))
         rounds = max(1, math.ceil(math.log2(len(options))))
-        deadline = started + level.time_cap if level.time_cap else None
+        deadline = started + level.time_cap if level.time_cap is not None else None
         done = 0
         cut = False
         for round_no in range(rounds):

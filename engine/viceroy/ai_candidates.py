@@ -263,6 +263,24 @@ def fast_clone(state: dict) -> dict:
     return clone(state)
 
 
+def evaluate(state: dict, seat: int) -> float:
+    """Value in [0, 1] of an unfinished game for ``seat``: the score if it ended now, against the best other
+    (gems behind the screen count a little: they become cards or paint). Used when a play-out is cut short."""
+    import math
+
+    from .scoring import score_player
+
+    def estimate(s: int) -> float:
+        player = state["players"][s]
+        return score_player(state, s)["total"] + 0.5 * sum(player["gems"].values()) + 1.5 * len(player["hand"])
+
+    mine = estimate(seat)
+    others = [estimate(s) for s in range(len(state["players"])) if s != seat]
+    if not others:
+        return 0.5 + 0.5 * math.tanh(mine / 50.0)
+    return 0.5 + 0.5 * math.tanh((mine - max(others)) / 10.0)
+
+
 def game_def():  # noqa: ANN201 (engine.api.Game; imported late so the engine never depends on the search)
     """Viceroy as an `engine.api.Game`: the package's GAME when it has one, else an adapter over its functions."""
     import engine.viceroy as package
