@@ -19,7 +19,7 @@ from ..style import (
     player_name,
 )
 from .palette import COLOUR_DARK, COLOUR_INK, COLOUR_LETTER, COLOUR_RGB
-from .pyramid import _gem_icon, pyramid_image
+from .pyramid import Frame, Q, _gem_icon, draw_pyramid, pyramid_image
 
 Names = Sequence[str] | Mapping[int, str] | None
 _QUAD = {"tl": (0, 0), "tr": (1, 0), "bl": (0, 1), "br": (1, 1)}
@@ -71,13 +71,34 @@ def market_image(view: Mapping) -> Image.Image:
     return img
 
 
+def _outline_area(draw: ImageDraw.ImageDraw, frame: Frame, cells: Sequence[Sequence[int]], colour: tuple,
+                  width: int) -> None:
+    """Trace the outer edges of a group of quadrants."""
+    inside = {(c[0], c[1]) for c in cells}
+    for x, y in inside:
+        px = frame.left + (x - frame.qx0) * Q
+        py = frame.top + (y - frame.qy0) * Q
+        if (x, y - 1) not in inside:
+            draw.line([(px, py), (px + Q, py)], fill=colour, width=width)
+        if (x, y + 1) not in inside:
+            draw.line([(px, py + Q), (px + Q, py + Q)], fill=colour, width=width)
+        if (x - 1, y) not in inside:
+            draw.line([(px, py), (px, py + Q)], fill=colour, width=width)
+        if (x + 1, y) not in inside:
+            draw.line([(px + Q, py), (px + Q, py + Q)], fill=colour, width=width)
+
+
 def sheet_image(view: Mapping, floor: int, names: Names = None) -> Image.Image:
-    """A floor's score sheet: every architect's scored areas (colour, icons), Mino's bonus and total."""
+    """A floor's score sheet: for every architect the pyramid as it was scored, each scored area outlined and
+    listed (colour, icons), Mino's bonus (★, the smallest scored area) and the floor total."""
     players = [p for p in view["players"] if len(p["sheets"]) >= floor]
-    col = 250
+    shapes = [p.get("shape") or [5, 4] for p in players]
+    pic_w = max((2 * s[0] * Q for s in shapes), default=10 * Q)
+    pic_h = max((2 * s[1] * Q for s in shapes), default=8 * Q)
+    col = max(250, pic_w + 20)
     rows = max((len(p["sheets"][floor - 1]["areas"]) for p in players), default=0)
     width = max(col * max(len(players), 1) + 20, 300)
-    height = 90 + 26 * (rows + 3)
+    height = 90 + pic_h + 16 + 26 * (rows + 3)
     img, draw = new_canvas(width, height, BG)
     draw.text((14, 10), f"Floor {floor} scoring", font=font(22, bold=True), fill=TEXT)
     for i, p in enumerate(players):
@@ -87,13 +108,23 @@ def sheet_image(view: Mapping, floor: int, names: Names = None) -> Image.Image:
         name = player_name(names, p["seat"])
         draw.text((x, y), name, font=fit_font(name, col - 20, 17, bold=True), fill=GOLD)
         y += 28
+        shape = p.get("shape") or [5, 4]
+        frame = Frame(0, 0, 2 * shape[0], 2 * shape[1], x, y)
+        as_scored = {"floors": [fv for fv in p["floors"] if fv["floor"] <= floor], "shape": shape}
+        draw_pyramid(draw, as_scored, frame)
         mino = sheet["mino"]
+        for j, area in enumerate(sheet["areas"]):
+            smallest = mino is not None and mino.get("index") == j
+            _outline_area(draw, frame, area["cells"] or [], GOLD if smallest else (255, 255, 255), 4 if smallest else 2)
+        y += pic_h + 16
         for j, area in enumerate(sheet["areas"]):
             colour = area["colour"]
             draw.rectangle([x, y, x + 20, y + 20], fill=COLOUR_RGB[colour], outline=(0, 0, 0))
             centered_text(draw, (x + 10, y + 10), COLOUR_LETTER[colour], font(12, bold=True), COLOUR_INK[colour])
             star = "  ★ smallest" if mino is not None and mino.get("index") == j else ""
-            draw.text((x + 28, y + 2), f"{colour} area: {area['icons']} icon{'' if area['icons'] == 1 else 's'}{star}", font=font(14), fill=TEXT)
+            icons = area["icons"]
+            draw.text((x + 28, y + 2), f"{colour} area: {icons} icon{'' if icons == 1 else 's'}{star}",
+                      font=font(14), fill=TEXT)
             y += 26
         if not sheet["areas"]:
             draw.text((x, y + 2), "no scored area", font=font(14), fill=TEXT_SOFT)

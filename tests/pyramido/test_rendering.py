@@ -141,7 +141,22 @@ def test_score_sheet_lists_every_scored_area():
     view = GAME.view(state, None)
     img = sheet_image(view, 1, NAMES)
     rows = max(len(p["sheets"][0]["areas"]) for p in view["players"])
-    assert img.height == 90 + 26 * (rows + 3)
+    shape_h = max(p["shape"][1] for p in view["players"])
+    assert img.height == 90 + 2 * shape_h * 26 + 16 + 26 * (rows + 3)
+
+
+def test_score_sheet_outlines_the_smallest_area_in_gold():
+    state = _play(2, 6, STAGES["floor2"])
+    view = GAME.view(state, None)
+    img = sheet_image(view, 1, NAMES)
+    player = view["players"][0]
+    sheet = player["sheets"][0]
+    smallest = sheet["areas"][sheet["mino"]["index"]]
+    # a top edge of the first cell of the area (reading order) is traced in gold
+    qx, qy = smallest["cells"][0]
+    px = 14 + qx * 26 + 13
+    py = 48 + 28 + qy * 26
+    assert any(img.getpixel((px, py + d)) == GOLD for d in (-1, 0, 1))
 
 
 def test_table_compose_size_grows_with_players():
