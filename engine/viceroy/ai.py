@@ -78,7 +78,7 @@ def _needed_colours(player: dict) -> list[str]:
     need = dict.fromkeys(C.COLORS, 0)
     for number in player["hand"]:
         if not C.is_law(number):
-            for c, n in C.cost(number, 2).items():
+            for c, n in C.COST[number][2].items():
                 need[c] += n
     return sorted(C.COLORS, key=lambda c: player["gems"][c] - need[c])
 

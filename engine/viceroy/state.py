@@ -47,9 +47,7 @@ def p(seat: int) -> str:
 
 
 def ev(events: list, to: object, kind: str, text: str, **data: object) -> None:
-    event = {"type": kind, "to": to, "text": text}
-    event.update(data)
-    events.append(event)
+    events.append({"type": kind, "to": to, "text": text, **data})
 
 
 def clean_gems(value: object, what: str) -> dict[str, int]:
