@@ -8,9 +8,11 @@ from typing import Any
 
 from engine.api import Game, GameType, OptionSpec, Outcome, Prompt, SeatResult, rank_results
 
-from . import game as G
 from . import moves as M
+from . import prompts as _prompts
 from .errors import IllegalAction
+from .flow import apply_action
+from .setup import new_game
 from .views import view as _view
 
 TYPE = GameType(
@@ -82,8 +84,8 @@ def _choices(state: dict, seat: int, prompt: dict) -> dict:
 
 def pending(state: dict) -> dict[int, Prompt]:
     out = {}
-    for seat, prompt in G.pending(state).items():
-        out[seat] = Prompt(kind=prompt["kind"], key=G.prompt_key(state, seat) or prompt["kind"],
+    for seat, prompt in _prompts.pending(state).items():
+        out[seat] = Prompt(kind=prompt["kind"], key=_prompts.prompt_key(state, seat) or prompt["kind"],
                            waiting=not prompt.get("submitted", False),
                            choices=LazyChoices(lambda s=seat, p=prompt: _choices(state, s, p)))
     return out
@@ -123,6 +125,12 @@ def _choose(state: dict, seat: int, rng: random.Random) -> dict:
     return choose_action(state, seat, rng)
 
 
+def _determinize(state: dict, seat: int, rng: random.Random) -> dict:
+    from .determinize import determinize
+
+    return determinize(state, seat, rng)
+
+
 def describe(action: dict) -> str:
     kind = action.get("type")
     if kind == "bid":
@@ -136,13 +144,14 @@ def describe(action: dict) -> str:
 
 GAME = Game(
     type=TYPE,
-    new_game=lambda options, seed, seats: G.new_game(dict(options), seed, seats),
+    new_game=lambda options, seed, seats: new_game(dict(options), seed, seats),
     pending=pending,
-    apply=G.apply_action,
+    apply=apply_action,
     view=_view,
     default_action=M.default_action,
     outcome=outcome,
     normalize_options=normalize_options,
     choose_action=_choose,
+    determinize=_determinize,
     describe=describe,
 )
