@@ -72,3 +72,17 @@ def view(state: dict, seat: int | None = None) -> dict:
         prompt = G.pending(state).get(seat)
         out["prompt"] = prompt.to_json() if prompt is not None else None
     return out
+
+
+def laid_blocks(domino: int, at: list[int] | tuple[int, int], direction: str, gem: str | None = None,
+                card: dict | None = None) -> list[dict]:
+    """The view's block entries of a domino as it would lie (for previews of a planned placement)."""
+    piece = {"d": domino, "at": [at[0], at[1]], "dir": direction, "gem": gem,
+             "card": None if card is None else {**card, "icon": card.get("icon", "tl"),
+                                                "gem": bool(card.get("gem"))}}
+    out = []
+    for cell, (colour, mask, g), which in sc.piece_blocks(piece):
+        out.append({"at": [cell[0], cell[1]], "colour": colour, "icons": quadrants_of(mask), "gem": g,
+                    "domino": domino, "block": which, "card": bool(card and card["block"] == which),
+                    "dir": direction})
+    return out

@@ -158,8 +158,8 @@ def _option_order(value: Any) -> tuple:
 def check(view: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> dict:
     """Apply a plan to a state built from the view: {"ok", "message", "discard": n, "tokens": {...}}.
 
-    ``discard`` is how many tokens the plan must still return (when it names none); the tokens are those
-    the seat would hold before returning any.
+    ``discard`` is how many tokens the plan must still return (0 once it names them correctly); the tokens
+    are those the seat would hold before returning any.
     """
     if action.get("type") == "replenish":
         state = state_from_view(view)
@@ -188,6 +188,8 @@ def check(view: Mapping[str, Any], seat: int, action: Mapping[str, Any]) -> dict
             apply(trial, seat, copy.deepcopy(dict(action)))
         except IllegalAction as exc:
             result.update(ok=False, message=exc.message)
+        else:
+            result["discard"] = 0  # the plan returns what it must
     return result
 
 

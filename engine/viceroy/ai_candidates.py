@@ -13,6 +13,7 @@ from itertools import combinations
 
 from . import cards as C
 from . import moves as M
+from .auction import auction_offer
 from .determinize import clone, determinize
 from .errors import IllegalAction as _ViceroyIllegal
 
@@ -195,7 +196,7 @@ def _law_plays(state: dict, seat: int, number: int, prefer: list[str], rng: rand
 
 
 def _offer(state: dict) -> list[int]:
-    return [state["auction"][c][w] for c in COLORS for w in ("base", "tip") if state["auction"][c][w] is not None]
+    return auction_offer(state)
 
 
 def _development(state: dict, seat: int, rng: random.Random) -> list[dict]:

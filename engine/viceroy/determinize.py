@@ -29,6 +29,7 @@ from collections import Counter
 
 from . import cards as C
 from . import moves as M
+from .auction import auction_offer
 
 COLORS = C.COLORS
 GEMS_PER_COLOUR = 16
@@ -43,10 +44,7 @@ def clone(state: dict) -> dict:
 def _visible_cards(state: dict) -> set[int]:
     """Cards whose place everybody sees: pyramids (tucked cards included), the auction and the discard."""
     seen: set[int] = set(state["discard"])
-    for colour in COLORS:
-        for where in ("base", "tip"):
-            if state["auction"][colour][where] is not None:
-                seen.add(state["auction"][colour][where])
+    seen.update(auction_offer(state))
     for player in state["players"]:
         for entry in player["pyramid"]["cards"].values():
             seen.add(entry["card"])
@@ -288,8 +286,7 @@ def _public_plan(state: dict, seat: int, plan: dict, rng: random.Random) -> dict
         if number in (65, 69):
             out["archive"] = None
         if number == 69:
-            offer = [state["auction"][c][w] for c in COLORS for w in ("base", "tip")
-                     if state["auction"][c][w] is not None]
+            offer = auction_offer(state)
             if offer:
                 out["take"] = rng.choice(offer)
         elif number == 72:

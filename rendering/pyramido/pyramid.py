@@ -136,6 +136,8 @@ def draw_pyramid(draw: ImageDraw.ImageDraw, player: Mapping, frame: Frame) -> No
                               font(13, bold=True), COLOUR_INK[colour])
             if b.get("gem"):
                 _gem_marker(draw, box, b["gem"])
+            if b.get("preview"):
+                draw.rectangle(box, outline=HIGHLIGHT, width=4)
 
 
 def draw_labels(draw: ImageDraw.ImageDraw, frame: Frame, floor: int, labels: Mapping[tuple[int, int], str],

@@ -163,3 +163,28 @@ def test_table_compose_size_grows_with_players():
     small = table_image(GAME.view(GAME.new_game({}, 1, 2), None), NAMES)
     big = table_image(GAME.view(GAME.new_game({}, 1, 4), None), NAMES)
     assert big.height > small.height
+
+
+def test_turn_picture_shows_the_planned_domino_outlined_above_the_market():
+    from engine.pyramido.views import laid_blocks
+    from rendering.pyramido import plan_image
+
+    state = _play(2, 7, lambda s: len(s["players"][s["turn"]]["floors"][0]) >= 2)
+    seat = state["turn"]
+    view = GAME.view(state, seat)
+    placement = view["prompt"]["choices"]["placements"][0]
+    preview = laid_blocks(state["quarry"][0], placement["at"], placement["dir"])
+    assert [b["at"] for b in preview] == placement["cells"]
+    img = plan_image(view, seat, "Ann", (), preview)
+    bare = pyramid_image(view["players"][seat], "Ann", 1)
+    assert img.height == bare.height + market_image(view).height
+    frame = _frame_of(view["players"][seat], {}, 1, bare.width)
+    # the preview is outlined in the highlight colour (frame computed without it may differ: check inside)
+    frame = frame_for({"floors": [{"floor": 1, "blocks": view["players"][seat]["floors"][0]["blocks"] + preview}],
+                       "shape": None}, (), 1, MARGIN, MARGIN + HEADER_H)
+    fw, _ = frame.size
+    width = max(fw + 2 * MARGIN, 300)
+    frame = Frame(frame.qx0, frame.qy0, frame.qw, frame.qh, (width - fw) // 2, MARGIN + HEADER_H)
+    x0, y0, _, _ = frame.block_box(1, *preview[0]["at"])
+    offset = (img.width - width) // 2
+    assert img.getpixel((x0 + offset + 1, y0 + 20)) == HIGHLIGHT

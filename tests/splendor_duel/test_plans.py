@@ -75,6 +75,8 @@ def test_plans_discard_needed_is_reported():
     assert result["ok"] and result["discard"] == 3 and sum(result["tokens"].values()) == 13
     units = P.discard_units(result["tokens"])
     assert len(units) == 13 and P.discard_from_units(["white:1", "white:2", "red:1"]) == {"white": 2, "red": 1}
+    good = P.check(view, 0, {"type": "take", "tokens": ["A1", "B1", "C1"], "discard": {"white": 3}})
+    assert good["ok"] and good["discard"] == 0
     bad = P.check(view, 0, {"type": "take", "tokens": ["A1", "B1", "C1"], "discard": {"white": 1}})
     assert not bad["ok"] and "exactly 3" in bad["message"]
 
