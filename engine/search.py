@@ -450,6 +450,5 @@ def load_game(name: str) -> Game:
         raise ValueError(f"no game called {name!r}") from None
     game = getattr(module, "GAME", None)
     if game is None:
-        extra = importlib.import_module(f"engine.{name}.ai_candidates")
-        game = extra.game_def()
+        raise ValueError(f"engine.{name} has no GAME")
     return game
