@@ -16,8 +16,8 @@ At a decision of seat s the search never looks at the true hidden state. Each it
    win plus a smaller part for the margin over the best other seat.
 
 Budgets are iteration counts, so a decision is a pure function of (state as s sees it, seat, rng): games
-replay. The time cap of a level is only an upper bound for slow machines; when it cuts a search short the
-result may differ from an uncut run.
+replay. The time cap of a level (CPU seconds of the deciding thread) is only an upper bound for slow machines;
+when it cuts a search short the result may differ from an uncut run.
 
 Games plug in through optional parts of `Game` (``legal_actions``, ``determinize``, ``choose_action``) and,
 for games whose actions cannot be enumerated, a module ``engine.<game>.ai_candidates`` with
@@ -46,7 +46,11 @@ Chooser = Callable[[State, int, random.Random], Action]
 
 @dataclass(frozen=True)
 class Level:
-    """An AI level. iterations 0 = the baseline policy. time_cap (seconds) only bounds slow machines."""
+    """An AI level. iterations 0 = the baseline policy.
+
+    time_cap: CPU seconds of the deciding thread (time.thread_time), an upper bound for slow machines only: on
+    a loaded machine a search is not cut because other processes take the core, so it stays reproducible.
+    """
 
     name: str
     iterations: int
@@ -326,7 +330,7 @@ class Search:
     # -- the decision
 
     def choose(self, state: State, seat: int, rng: random.Random, stats: SearchStats | None = None) -> Action:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         level = self.level
         seed_rng = random.Random(rng.getrandbits(64))
         if level.iterations <= 0:
@@ -344,7 +348,7 @@ class Search:
         totals = {k: [0, 0.0] for k in keys}
         alive = list(range(len(options)))
         rounds = max(1, math.ceil(math.log2(len(options))))
-        deadline = started + level.time_cap if level.time_cap is not None else None
+        deadline = cpu_started + level.time_cap if level.time_cap is not None else None
         done = 0
         cut = False
         for round_no in range(rounds):
@@ -356,7 +360,7 @@ class Search:
                 # the same play-out dice, so their difference is not drowned by the luck of the draw.
                 sample_seed, sim_seed = seed_rng.getrandbits(64), seed_rng.getrandbits(64)
                 for i in alive:
-                    if deadline is not None and done >= len(options) and time.perf_counter() > deadline:
+                    if deadline is not None and done >= len(options) and time.thread_time() > deadline:
                         cut = True
                         break
                     sample = self.hooks.determinize(state, seat, random.Random(sample_seed))
