@@ -440,9 +440,10 @@ def load_game(name: str) -> Game:
     except ModuleNotFoundError:
         registry = None
     if registry is not None and hasattr(registry, "load_game"):
+        unknown = getattr(registry, "UnknownGame", KeyError)
         try:
             return registry.load_game(name)
-        except KeyError:
+        except unknown:
             pass  # not registered yet (still being built): its package's GAME, if any, for tests and tournaments
     try:
         module = importlib.import_module(f"engine.{name}")
