@@ -433,6 +433,19 @@ def ai_for(game: Game, level: str | Level, **overrides: Any) -> Chooser:
     return choose_action
 
 
+_CHOOSERS: dict[tuple[str, str], Chooser] = {}
+
+
+def decide(game_name: str, level: str, state: State, seat: int, seed: int | str) -> Action:
+    """One AI decision from plain arguments, for a worker process (`ProcessPoolExecutor.submit(decide, ...)`):
+    the game by name, the level by name and a seed (e.g. f"{game_seed}:{seat}:{action_count}")."""
+    key = (game_name, level)
+    choose = _CHOOSERS.get(key)
+    if choose is None:
+        choose = _CHOOSERS[key] = ai_for(load_game(game_name), level)
+    return choose(state, seat, random.Random(seed))
+
+
 def level_names() -> list[str]:
     return list(LEVELS)
 
