@@ -298,6 +298,11 @@ class Search:
                 elif node is not None and depth < self.level.depth:
                     options = self.legal_options(state, seat, rng)
                     keys = [action_key(a) for a in options]
+                    # Progressive widening: the baseline's choice first, one more action per square of the
+                    # visits, so a rarely visited node plays like the baseline instead of trying everything.
+                    visits = sum(entry[0] for entry in node.stats.values())
+                    width = 1 + math.isqrt(visits)
+                    options, keys = options[:width], keys[:width]
                     key = node.select(keys, self.level.exploration)
                     action = options[keys.index(key)]
                     path.append((node, key))
@@ -323,9 +328,12 @@ class Search:
         return value
 
     def legal_options(self, state: State, seat: int, rng: random.Random) -> list[Action]:
-        """Candidates inside the tree (not re-checked by apply: a slip falls back to the default action)."""
-        options = list(self.hooks.candidates(state, seat, rng))
-        return options or [self.game.default_action(state, seat)]
+        """Candidates inside the tree, the baseline's choice first (not re-checked by apply: a slip falls back
+        to the default action)."""
+        options = [self.hooks.policy(state, seat, rng)]
+        first = action_key(options[0])
+        options += [a for a in self.hooks.candidates(state, seat, rng) if action_key(a) != first]
+        return options
 
     # -- the decision
 
@@ -431,6 +439,19 @@ def ai_for(game: Game, level: str | Level, **overrides: Any) -> Chooser:
     choose_action.level = spec  # type: ignore[attr-defined]
     choose_action.search = search  # type: ignore[attr-defined]
     return choose_action
+
+
+_CHOOSERS: dict[tuple[str, str], Chooser] = {}
+
+
+def decide(game_name: str, level: str, state: State, seat: int, seed: int | str) -> Action:
+    """One AI decision from plain arguments, for a worker process (`ProcessPoolExecutor.submit(decide, ...)`):
+    the game by name, the level by name and a seed (e.g. f"{game_seed}:{seat}:{action_count}")."""
+    key = (game_name, level)
+    choose = _CHOOSERS.get(key)
+    if choose is None:
+        choose = _CHOOSERS[key] = ai_for(load_game(game_name), level)
+    return choose(state, seat, random.Random(seed))
 
 
 def level_names() -> list[str]:
