@@ -434,14 +434,20 @@ def level_names() -> list[str]:
 
 
 def load_game(name: str) -> Game:
-    """A registered game by name (engine/registry.py when present, else the package's GAME)."""
+    """A game by name: the registry's (engine/registry.py), else (a game not registered yet) its package's GAME."""
     try:
         registry = importlib.import_module("engine.registry")
     except ModuleNotFoundError:
         registry = None
     if registry is not None and hasattr(registry, "load_game"):
-        return registry.load_game(name)
-    module = importlib.import_module(f"engine.{name}")
+        try:
+            return registry.load_game(name)
+        except KeyError:
+            pass  # not registered yet (still being built): its package's GAME, if any, for tests and tournaments
+    try:
+        module = importlib.import_module(f"engine.{name}")
+    except ModuleNotFoundError:
+        raise ValueError(f"no game called {name!r}") from None
     game = getattr(module, "GAME", None)
     if game is None:
         extra = importlib.import_module(f"engine.{name}.ai_candidates")
