@@ -14,15 +14,15 @@ GAMES: tuple[str, ...] = ("viceroy", "pyramido")
 _LOADED: dict[str, Game] = {}
 
 
-class UnknownGame(KeyError):
-    pass
+class UnknownGame(ValueError):
+    """No game is registered under that name."""
 
 
 def load_game(name: str) -> Game:
     """The Game registered as `name` (imports its engine on first use)."""
     if name not in _LOADED:
         if name not in GAMES:
-            raise UnknownGame(name)
+            raise UnknownGame(f"no game named {name!r}; the games are: {', '.join(GAMES)}")
         game = importlib.import_module(f"engine.{name}").GAME
         if game.type.name != name:
             raise RuntimeError(f"engine.{name}.GAME is named {game.type.name!r}")
