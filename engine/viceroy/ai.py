@@ -9,6 +9,7 @@ from . import moves as M
 from . import pyramid as P
 from .auction import auction_offer
 from .flow import apply_action
+from .painting import best_painting
 from .payment import INFINITE, auto_payment, unused_infinite
 from .prompts import pending
 from .rules import rules_for
@@ -49,8 +50,6 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     if phase == "development":
         return _development(state, seat, rng)
     if phase == "painting":
-        from .painting import best_painting
-
         paint, _gain = best_painting(state, seat)
         return {"type": "paint", "paint": paint}
     raise ValueError("nothing to decide")
