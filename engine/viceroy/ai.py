@@ -151,16 +151,18 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         for slot in P.legal_slots(pyramid, number):
             level = P.parse_slot(slot)[0]
             if base_pay:
-                left = dict(C.COST[number][level])
+                left = C.COST[number][level]  # shared table: copied below only when it changes
                 used = []
-                for ref, colour in refs:
-                    if left[colour] > 0:
-                        left[colour] -= 1
-                        used.append(ref)
+                if refs:
+                    left = dict(left)
+                    for ref, colour in refs:
+                        if left[colour] > 0:
+                            left[colour] -= 1
+                            used.append(ref)
                 if (gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"]
                         or gems["yellow"] < left["yellow"]):
                     continue
-                payment = {"pay": left, "infinite": used}
+                payment = (left, used)
             else:
                 payment = auto_payment(player, number, level, state)
                 if payment is None:
@@ -172,6 +174,8 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         if len(best) == 1:
             return best[0]
         number, slot, level, payment = best
+        if isinstance(payment, tuple):
+            payment = {"pay": dict(payment[0]), "infinite": payment[1]}
         return {"type": "play", "card": number, "slot": slot, **payment,
                 "reward": M.reward_choice(state, number, level), "archive": False}
     if player["hand"] and rng.random() < 0.6:
