@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections import OrderedDict
+from collections.abc import Iterator
 
 import discord
 from discord.ext import commands
@@ -16,6 +20,8 @@ from bot.storage import Storage
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.table",)
+HANDLED_MEMORY = 10_000  # finished interaction ids remembered (for waiting on them)
+SHUTDOWN_GRACE = 10.0  # seconds running interaction handlers get to finish at shutdown
 
 
 class GameMasterBot(commands.Bot):
@@ -37,6 +43,34 @@ class GameMasterBot(commands.Bot):
         self.scheduler: Scheduler | None = None
         self.announcer = None
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
+        # Interactions being handled right now, and the latest ones finished (bounded): shutdown waits for
+        # the running ones, and tests wait on them instead of on quiet time.
+        self.handling: dict[int, int] = {}  # interaction id -> nesting depth
+        self.handled: OrderedDict[int, None] = OrderedDict()
+        self._handlers_idle = asyncio.Event()
+        self._handlers_idle.set()
+
+    @contextlib.contextmanager
+    def handling_interaction(self, interaction_id: int) -> Iterator[None]:
+        """Mark an interaction as being handled for the duration of the block."""
+        self.handling[interaction_id] = self.handling.get(interaction_id, 0) + 1
+        self._handlers_idle.clear()
+        try:
+            yield
+        finally:
+            depth = self.handling.pop(interaction_id, 1) - 1
+            if depth:
+                self.handling[interaction_id] = depth
+            else:
+                self.handled[interaction_id] = None
+            while len(self.handled) > HANDLED_MEMORY:
+                self.handled.popitem(last=False)
+            if not self.handling:
+                self._handlers_idle.set()
+
+    def busy(self) -> bool:
+        """True while an interaction handler or an announcement is running."""
+        return bool(self.handling) or (self.announcer is not None and self.announcer.busy())
 
     async def setup_hook(self) -> None:
         from bot.games import game_type
@@ -69,9 +103,15 @@ class GameMasterBot(commands.Bot):
         if self.announcer is not None:
             await self.announcer.drain()
 
+    async def wait_handlers(self, timeout: float = SHUTDOWN_GRACE) -> None:
+        """Wait (bounded) for the interaction handlers that are running."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._handlers_idle.wait(), timeout)
+
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        await self.wait_handlers()
         await self.drain()
         await super().close()
         await self.drain()  # an announcement a click started while we were closing

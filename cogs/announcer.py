@@ -12,6 +12,7 @@ shows it again).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,17 @@ from .discord_ui import message_kwargs, refile
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+
+
+def _retrieve(task: asyncio.Task) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _stack(task: asyncio.Task) -> str:
+    out = io.StringIO()
+    task.print_stack(limit=30, file=out)
+    return out.getvalue()
 
 
 class _TimeoutResponse:
@@ -62,6 +74,9 @@ class Announcer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def busy(self) -> bool:
+        return bool(self._tasks)
+
     async def drain(self) -> None:
         """Wait for background announcements (used at shutdown, by tests and the demo)."""
         while self._tasks:
@@ -73,10 +88,17 @@ class Announcer:
         """Run a Discord request with a time limit, once more if it hangs: a stuck request must never hold
         up a game's announcements (they are serialised per game)."""
         for attempt in (1, 2):
-            try:
-                return await asyncio.wait_for(make(), timeout=REQUEST_TIMEOUT)
-            except TimeoutError:
-                log.warning("%s timed out (attempt %d)", what, attempt)
+            task = asyncio.ensure_future(make())
+            done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
+            if not done:
+                # Half the time limit gone: say where the request is stuck (a lock, the HTTP pool, a socket).
+                log.warning("%s is slow (attempt %d); stuck at:\n%s", what, attempt, _stack(task))
+                done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
+            if done:
+                return task.result()
+            task.cancel()
+            task.add_done_callback(_retrieve)
+            log.warning("%s timed out (attempt %d)", what, attempt)
         raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
 
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:

@@ -5,6 +5,7 @@ game's presenter decide what to show or which action a click makes, and hands th
 announcer. Nothing here knows a game's rules or texts.
 """
 
+import contextlib
 import inspect
 import logging
 from collections.abc import Callable
@@ -100,7 +101,15 @@ class TableCog(commands.Cog, name="Table"):
         except discord.HTTPException:
             log.warning("could not reply to interaction %s", interaction.id)
 
+    def _tracking(self, interaction: discord.Interaction) -> Any:
+        track = getattr(self.bot, "handling_interaction", None)
+        return track(interaction.id) if track is not None else contextlib.nullcontext()
+
     async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
+        with self._tracking(interaction):
+            await self._guarded(interaction, coro)
+
+    async def _guarded(self, interaction: discord.Interaction, coro: Any) -> None:
         try:
             await coro
         except (ServiceError, PlanIncomplete) as exc:
@@ -325,13 +334,14 @@ class TableCog(commands.Cog, name="Table"):
         return await self.service.game(game_id)
 
     async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
-        control = ids.ControlId.decode(custom_id)
-        if control is None:
-            return
-        if control.surface == "table" and control.op == "screen":
-            await self.show_screen(interaction, control.game)
-        elif control.surface == "lobby":
-            await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
+        with self._tracking(interaction):
+            control = ids.ControlId.decode(custom_id)
+            if control is None:
+                return
+            if control.surface == "table" and control.op == "screen":
+                await self.show_screen(interaction, control.game)
+            elif control.surface == "lobby":
+                await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
 
     async def _lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         user = interaction.user
@@ -576,7 +586,7 @@ class TableCog(commands.Cog, name="Table"):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:
             custom_id = (interaction.data or {}).get("custom_id", "")
-            if custom_id.startswith(ids.FORM_PREFIXES):
+            if isinstance(custom_id, str) and custom_id.startswith(ids.FORM_PREFIXES):
                 await self.on_form(interaction)
 
     @commands.Cog.listener()

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from bot.config import Settings
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, close_client, connect_client
 
 ROOT = Path(__file__).resolve().parents[2]
+UNCLAIMED_AFTER = 3.0  # seconds: Discord's response window (when the fake sets none)
 
 
 def settings_for(world: FakeDiscord, guild: FakeGuild, db: Path, *, time_limit: int | None = None) -> Settings:
@@ -42,12 +44,25 @@ class Table:
         await self.world.wait_for(lambda: bool(self.world.commands(self.guild)), timeout=10, what="command sync")
         return self.bot
 
-    async def settle(self) -> None:
-        """Wait until the in-process bot has finished announcing (rendering can outlast a quiet network)."""
-        await self.world.idle()
-        if self.bot is not None:
-            await self.bot.drain()
-        await self.world.idle()
+    def settled(self) -> bool:
+        """Nothing left to happen: no request in flight, every interaction the users started has been
+        handled by the bot (or was never picked up by it: unclaimed and past its 3 s response window),
+        no handler and no announcement running."""
+        world, bot = self.world, self.bot
+        if world.in_flight:
+            return False
+        if bot is None:
+            return True
+        if bot.busy():
+            return False
+        now = time.monotonic()
+        unclaimed = (world.interaction_deadline or UNCLAIMED_AFTER) + 0.5
+        return all(rec.id in bot.handled or (now - rec.created > unclaimed)
+                   for rec in world.interactions.values())
+
+    async def settle(self, timeout: float = 120.0) -> None:
+        """Wait until the in-process bot has finished handling every interaction and every announcement."""
+        await self.world.wait_for(self.settled, timeout=timeout, what="the bot to finish handling and announcing")
 
     async def stop_bot(self) -> None:
         if self.bot is not None:
