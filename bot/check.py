@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.games import canonical_json
 from bot.service import GameService
-from bot.storage import CorruptSnapshot, Storage, decode_state
+from bot.storage import CorruptSnapshot, Storage, is_postgres_url
 
 
 @dataclass
@@ -45,22 +45,22 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
                 results.append(CheckResult(game.id, game.kind, game.status, game.version, "ERROR",
                                            f"{type(exc).__name__}: {exc}"))
                 continue
-            raw = await tx.snapshot_raw(game.id)
+            try:
+                snap, problem = await tx.snapshot(game.id), ""
+            except CorruptSnapshot as exc:
+                snap, problem = None, str(exc)
             last_seq = await tx.last_seq(game.id)
         verdict, detail = "OK", ""
-        if raw is None:
+        if problem:
+            verdict, detail = "CORRUPT", problem
+        elif snap is None:
             verdict, detail = "MISSING", "no snapshot"
         else:
-            version, seq, blob, checksum = raw
-            try:
-                stored = decode_state(blob, checksum)
-            except CorruptSnapshot as exc:
-                verdict, detail = "CORRUPT", str(exc)
-            else:
-                if version != game.version or seq != last_seq:
-                    verdict, detail = "MISMATCH", f"snapshot at v{version}/seq {seq}, game at v{game.version}/seq {last_seq}"
-                elif canonical_json(stored) != canonical_json(replayed):
-                    verdict, detail = "MISMATCH", "snapshot differs from the replayed log"
+            version, seq, stored = snap
+            if version != game.version or seq != last_seq:
+                verdict, detail = "MISMATCH", f"snapshot at v{version}/seq {seq}, game at v{game.version}/seq {last_seq}"
+            elif canonical_json(stored) != canonical_json(replayed):
+                verdict, detail = "MISMATCH", "snapshot differs from the replayed log"
         result = CheckResult(game.id, game.kind, game.status, game.version, verdict, detail)
         if verdict != "OK" and repair:
             async with storage.transaction() as tx:
@@ -75,7 +75,7 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
 async def _main(args: argparse.Namespace) -> int:
     for module in args.plugin:
         importlib.import_module(module)  # registers extra game kinds
-    if not Path(args.db).exists():
+    if not is_postgres_url(args.db) and not Path(args.db).exists():
         print(f"no database at {args.db}", file=sys.stderr)
         return 2
     storage = await Storage.open(args.db)

@@ -12,12 +12,12 @@ import random
 import secrets
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, compact_json, get_kind
-from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx, decode_state
+from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,8 @@ class ActionResult:
     duplicate: bool = False
 
     def to_blob(self) -> bytes:
-        return zlib.compress(json.dumps(asdict(self), separators=(",", ":")).encode())
+        # vars() turns each nested dataclass into its field dict as it is encoded (asdict deep-copies first)
+        return zlib.compress(json.dumps(self, default=vars, separators=(",", ":")).encode())
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ActionResult:
@@ -296,18 +297,20 @@ class GameService:
         return kind.rebuild(game.options, game.seed, seats, moves)
 
     async def _load(self, tx: Tx, game_id: int) -> _Loaded:
-        game = await self._game(tx, game_id)
-        seats = await tx.seats(game_id)
+        bundle = await tx.load_game(game_id)  # one round trip: game, seats, last action, checked snapshot
+        if bundle is None:
+            raise UnknownGame(f"There is no game #{game_id}.")
+        game, seats = bundle.game, bundle.seats
         kind = self._kind(game.kind)
         if game.status == "lobby" or game.seed is None:
             return _Loaded(game, seats, kind, None, 0)
-        last_seq = await tx.last_seq(game_id)
-        raw = await tx.snapshot_raw(game_id)
+        last_seq = bundle.last_seq
         state: dict | None = None
-        if raw is not None:
-            version, seq, blob, checksum = raw
+        if bundle.error is not None:
+            log.warning("game %s: snapshot rejected (%s); rebuilding from the action log", game_id, bundle.error)
+        elif bundle.snapshot is not None:
+            version, seq, state = bundle.snapshot
             try:
-                state = decode_state(blob, checksum)
                 if version > game.version or seq > last_seq:
                     raise CorruptSnapshot(f"snapshot v{version}/seq{seq} is ahead of the game")
                 later = await tx.actions(game_id, after_seq=seq) if seq < last_seq else []
