@@ -318,10 +318,10 @@ class Tx:
                          (game_id,))
             if row[0] is not None:
                 return int(row[0]) + 1, None
-        packed = yield ("one", "SELECT event FROM game_events WHERE game_id=? AND packed=1", (game_id,))
+        packed = yield from self._packed_plan(game_id)
         if packed is None:
             return 0, [] if entries else None
-        positioned = [e for e in json.loads(zlib.decompress(bytes(packed[0]))) if len(e) > 3]
+        positioned = [e for e in packed if len(e) > 3]
         if any(e[3] != i for i, e in enumerate(positioned)):
             raise CorruptSnapshot("the packed public log has gaps")
         return len(positioned), [e[2] for e in positioned] if entries else None
@@ -398,10 +398,22 @@ class Tx:
             " SELECT CAST(? AS BIGINT), COALESCE(MAX(seq), 0) + 1, CAST(? AS BIGINT), CAST(? AS TEXT),"
             " CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT) FROM game_events WHERE game_id=?", rows)
 
+    def _packed_plan(self, game_id: int) -> Plan:
+        """The packed public log of a finished game ([seq, version, event(, log_pos)] entries), or None."""
+        row = yield ("one", "SELECT packed_data, event FROM game_events WHERE game_id=? AND packed=1", (game_id,))
+        if row is None:
+            return None
+        # Games packed before packed_data existed kept the compressed list in the event column.
+        blob = row[0] if row[0] is not None else row[1]
+        try:
+            return json.loads(zlib.decompress(bytes(blob)))
+        except (zlib.error, ValueError, TypeError) as exc:
+            raise CorruptSnapshot(f"the packed public log does not decode: {exc}") from exc
+
     def _events_plan(self, game_id: int, after_seq: int, limit: int | None) -> Plan:
-        packed = yield ("one", "SELECT event FROM game_events WHERE game_id=? AND packed=1", (game_id,))
+        packed = yield from self._packed_plan(game_id)
         if packed is not None:
-            entries = [(e[0], e[1], e[2]) for e in json.loads(zlib.decompress(bytes(packed[0]))) if e[0] > after_seq]
+            entries = [(e[0], e[1], e[2]) for e in packed if e[0] > after_seq]
             return entries[-limit:] if limit is not None else entries
         if limit is None:
             rows = yield ("all", "SELECT seq, version, event FROM game_events WHERE game_id=? AND seq>? ORDER BY seq",
@@ -424,8 +436,8 @@ class Tx:
             entries = [[r[0], r[1], e] if r[3] is None else [r[0], r[1], e, r[3]] for r, e in zip(rows, events, strict=True)]
             blob = zlib.compress(compact_json(entries).encode(), 9)
             yield ("write", "DELETE FROM game_events WHERE game_id=?", (game_id,))
-            yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed)"
-                   " VALUES (?,?,?,?,?,1)", (game_id, rows[-1][0], rows[-1][1], blob, time.time()))
+            yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed, packed_data)"
+                   " VALUES (?,?,?,'',?,1,?)", (game_id, rows[-1][0], rows[-1][1], time.time(), blob))
         yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))

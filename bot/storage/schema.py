@@ -142,6 +142,8 @@ MIGRATIONS: list[list[str]] = [
         # state["log"]; the stored snapshot holds the log's length instead of the entries (Tx.save_snapshot).
         "ALTER TABLE game_events ADD COLUMN log_pos INTEGER",
         "CREATE INDEX game_events_log ON game_events(game_id, log_pos) WHERE log_pos IS NOT NULL",
+        # A packed log (Tx.pack_game) is binary: its own column, so `event` stays text on every driver.
+        "ALTER TABLE game_events ADD COLUMN packed_data BLOB",
     ],
 ]
 

@@ -6,8 +6,8 @@ from bot.storage import Storage
 
 
 @pytest.fixture
-async def storage(tmp_path):
-    st = await Storage.open(tmp_path / "var" / "test.db")
+async def storage(db_target):
+    st = await Storage.open(db_target)
     yield st
     await st.close()
 

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from tests.storage.conftest import new_game
 
-
-def plan(path, sql: str, args: tuple) -> str:
-    conn = sqlite3.connect(str(path))
-    try:
-        return " / ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + sql, args))
-    finally:
-        conn.close()
+TIMERS_OF_GAME = ("SELECT id, game_id, seat, kind, due_at, fired, prompt_key FROM timers"
+                  " WHERE game_id=? AND fired=0 ORDER BY due_at, id")
 
 
-async def test_timers_of_a_game_use_the_game_index(storage, tmp_path):
+async def plan(storage, sql: str, args: tuple) -> str:
+    async with storage.transaction() as tx:
+        if storage.driver == "postgres":
+            # tiny tables are cheaper to scan: ask whether the index answers the query at all
+            await tx.execute("SET LOCAL enable_seqscan = off")
+            return " / ".join(r[0] for r in await tx._all("EXPLAIN " + sql, args))
+        return " / ".join(r[3] for r in await tx._all("EXPLAIN QUERY PLAN " + sql, args))
+
+
+async def test_timers_of_a_game_use_the_game_index(storage):
     games = [await new_game(storage, channel=c) for c in range(1, 30)]
     async with storage.transaction() as tx:
         for gid in games:
@@ -25,9 +27,11 @@ async def test_timers_of_a_game_use_the_game_index(storage, tmp_path):
     async with storage.reading() as tx:
         rows = await tx.timers(games[3])
     assert [(t.seat, t.kind) for t in rows] == [(0, "reminder"), (1, "reminder"), (0, "deadline"), (1, "deadline")]
-    detail = plan(storage.path, "SELECT id, game_id, seat, kind, due_at, fired, prompt_key FROM timers"
-                  " WHERE game_id=? AND fired=0 ORDER BY due_at, id", (games[3],))
-    assert "timers_game (game_id=? AND fired=?)" in detail, detail
+    detail = await plan(storage, TIMERS_OF_GAME, (games[3],))
+    if storage.driver == "postgres":
+        assert "Index Scan using timers_game" in detail and "game_id =" in detail, detail
+    else:
+        assert "timers_game (game_id=? AND fired=?)" in detail, detail
 
 
 async def test_timers_cached_with_the_game_follow_writes_in_the_transaction(storage):
