@@ -31,8 +31,7 @@ class ViceroyBot(commands.Bot):
         self.scheduler: Scheduler | None = None
 
     async def setup_hook(self) -> None:
-        self.settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.storage = await Storage.open(self.settings.db_path)
+        self.storage = await Storage.open(self.settings.db_path)  # a path (folder created) or a PostgreSQL URL
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
         await self.load_extension("cogs.viceroy")
         await self.sync_commands()

@@ -531,6 +531,7 @@ class GameService:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -546,6 +547,7 @@ class GameService:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -757,6 +759,12 @@ class GameService:
         async with self.storage.transaction() as tx:
             timer = await tx.timer(timer_id)
             if timer is None or timer.fired or timer.due_at > now:
+                return None
+            # Game first, then the timer (the order submissions take them in); another process already
+            # firing this timer holds it, and we skip it.
+            await tx.lock_game(timer.game_id)
+            timer = await tx.claim_timer(timer_id, now)
+            if timer is None:
                 return None
             await tx.mark_fired(timer_id)
             game = await tx.game(timer.game_id)

@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from tests.pg import PostgresCluster, PostgresUnavailable, run_sync
 
 
 @pytest.fixture(scope="session")
-def pg_cluster(tmp_path_factory):
+def pg_cluster():
     """One throw-away PostgreSQL cluster for the whole run, with a migrated template database."""
-    cluster = PostgresCluster(tmp_path_factory.mktemp("postgres") / "data")
+    # Not under pytest's basetemp: another pytest run on the machine prunes old basetemps, server and all.
+    base = Path(tempfile.mkdtemp(prefix="viceroy-pg-"))
+    cluster = PostgresCluster(base / "data")
     try:
         cluster.start()
     except PostgresUnavailable as exc:
+        shutil.rmtree(base, ignore_errors=True)
         pytest.fail(f"PostgreSQL tests cannot run: {exc}", pytrace=False)
-    run_sync(_make_template(cluster))
-    yield cluster
-    cluster.stop()
+    try:
+        run_sync(_make_template(cluster))
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 async def _make_template(cluster: PostgresCluster) -> None:
