@@ -54,6 +54,7 @@ class Level:
     time_cap: float | None = None
     exploration: float = 0.7
     playout_steps: int | None = None  # actions per play-out before it is scored by `evaluate`; None = to the end
+    max_candidates: int | None = None  # root actions compared; None = max(8, iterations // 4)
     label: str = ""
 
 
@@ -331,6 +332,9 @@ class Search:
         if level.iterations <= 0:
             return self.hooks.policy(state, seat, seed_rng)
         options = self.legal_candidates(state, seat, seed_rng)
+        limit = level.max_candidates or max(8, level.iterations // 4)
+        if len(options) > limit:
+            options = _diverse_subset(options, limit, seed_rng)
         keys = [action_key(a) for a in options]
         if stats is not None:
             stats.candidates = len(options)
@@ -366,7 +370,10 @@ class Search:
                 break
             if round_no < rounds - 1:
                 alive.sort(key=lambda i: (-_mean(totals[keys[i]]), i))
-                alive = sorted(alive[: max(1, math.ceil(len(alive) / 2))])
+                kept = alive[: max(1, math.ceil(len(alive) / 2))]
+                if 0 in alive and 0 not in kept:
+                    kept[-1] = 0  # the baseline's own choice stays in the race: noise alone never drops it
+                alive = sorted(kept)
         best = max(alive, key=lambda i: (_mean(totals[keys[i]]), totals[keys[i]][0], -i))
         if stats is not None:
             stats.iterations = done
@@ -374,6 +381,23 @@ class Search:
             stats.cut_by_time = cut
             stats.values = {k: (int(v[0]), _mean(v)) for k, v in totals.items()}
         return options[best]
+
+
+def _diverse_subset(options: list[Action], limit: int, rng: random.Random) -> list[Action]:
+    """``limit`` actions for a large action space: the baseline's choice (first), then the others taken in
+    turn from each kind of action (its "type"), so a few rare kinds (buying) are not crowded out by a common
+    one (taking tokens)."""
+    groups: dict[Any, list[Action]] = {}
+    for action in options[1:]:
+        groups.setdefault(action.get("type"), []).append(action)
+    for group in groups.values():
+        rng.shuffle(group)
+    out = [options[0]]
+    while len(out) < limit and any(groups.values()):
+        for group in groups.values():
+            if group and len(out) < limit:
+                out.append(group.pop())
+    return out
 
 
 def _mean(entry: list[float]) -> float:
@@ -410,16 +434,22 @@ def level_names() -> list[str]:
 
 
 def load_game(name: str) -> Game:
-    """A registered game by name (engine/registry.py when present, else the package's GAME)."""
+    """A game by name: the registry's (engine/registry.py), else (a game not registered yet) its package's GAME."""
     try:
         registry = importlib.import_module("engine.registry")
     except ModuleNotFoundError:
         registry = None
     if registry is not None and hasattr(registry, "load_game"):
-        return registry.load_game(name)
-    module = importlib.import_module(f"engine.{name}")
+        unknown = getattr(registry, "UnknownGame", KeyError)
+        try:
+            return registry.load_game(name)
+        except unknown:
+            pass  # not registered yet (still being built): its package's GAME, if any, for tests and tournaments
+    try:
+        module = importlib.import_module(f"engine.{name}")
+    except ModuleNotFoundError:
+        raise ValueError(f"no game called {name!r}") from None
     game = getattr(module, "GAME", None)
     if game is None:
-        extra = importlib.import_module(f"engine.{name}.ai_candidates")
-        game = extra.game_def()
+        raise ValueError(f"engine.{name} has no GAME")
     return game

@@ -7,7 +7,8 @@ The levels fill the seats in order (repeated when there are more seats than leve
 one seat per game, so every level plays every seat; the deal (game seed) changes once per full rotation, so
 each level meets the same deals from every seat. A shared victory counts as a share of a win. Win rates come
 with 95 % Wilson intervals; the Elo table is fitted (Bradley-Terry) on every pair of seats of different levels
-in every game, easy anchored at 1000. Times are wall-clock seconds per decision of each level.
+in every game, easy anchored at 1000. Times per decision of each level: wall clock (avg, p99, max) and CPU
+seconds of the process (what one core spends, whatever else the machine runs).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class LevelStats:
     score_sum: float = 0.0
     rank_sum: float = 0.0
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # CPU seconds per decision (one core, whatever the load)
 
 
 @dataclass
@@ -87,7 +89,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def play_one(game: Game, choosers: dict[str, object], lineup: list[str], seed: int, options: dict,
-             times: dict[str, list[float]], max_actions: int = 20000) -> list[tuple[int, float, bool, int]]:
+             times: dict[str, list[float]], cpu: dict[str, list[float]] | None = None,
+             max_actions: int = 20000) -> list[tuple[int, float, bool, int]]:
     """One game; returns (seat, total, winner, rank) per seat."""
     seats = len(lineup)
     state = game.new_game(game.options_for(options, seats), seed, seats)
@@ -101,9 +104,11 @@ def play_one(game: Game, choosers: dict[str, object], lineup: list[str], seed: i
             raise RuntimeError("nobody can act but the game is not over")
         seat = waiting[0]
         level = lineup[seat]
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         action = choosers[level](state, seat, rngs[seat])  # type: ignore[operator]
         times[level].append(time.perf_counter() - started)
+        if cpu is not None:
+            cpu[level].append(time.process_time() - cpu_started)
         game.apply(state, seat, action)
     outcome = game.outcome(state)
     if outcome is None:
@@ -130,6 +135,7 @@ def run(game_name: str | Game, levels: list[str], games: int, seats: int | None 
         choosers[name] = ai_for(game, Level(**{**spec.__dict__, **changes}))
     stats = {name: LevelStats() for name in dict.fromkeys(lineup)}
     times: dict[str, list[float]] = {name: [] for name in stats}
+    cpu: dict[str, list[float]] = {name: [] for name in stats}
     pair_results: list[tuple[str, str, float]] = []
     pairs: dict[str, list[float]] = {}
     started = time.perf_counter()
@@ -137,7 +143,7 @@ def run(game_name: str | Game, levels: list[str], games: int, seats: int | None 
         shift = g % seats
         table = [lineup[(s + shift) % seats] for s in range(seats)]
         deal = seed + g // seats
-        results = play_one(game, choosers, table, deal, options or {}, times)
+        results = play_one(game, choosers, table, deal, options or {}, times, cpu)
         winners = [r for r in results if r[2]]
         for seat, total, winner, rank in results:
             st = stats[table[seat]]
@@ -164,6 +170,7 @@ def run(game_name: str | Game, levels: list[str], games: int, seats: int | None 
             print(f"game {g + 1}/{games} (deal {deal}): {line}", file=sys.stderr, flush=True)
     for name in stats:
         stats[name].times = times[name]
+        stats[name].cpu = cpu[name]
     names = list(stats)
     anchor = "easy" if "easy" in names else names[0]
     return Report(game=game.name, seats=seats, games=games, lineup=lineup, levels=stats,
@@ -174,7 +181,7 @@ def format_report(report: Report) -> str:
     lines = [f"{report.game}: {report.games} games, {report.seats} seats, line-up {','.join(report.lineup)} "
              f"(rotated), {report.seconds:.0f} s"]
     lines.append(f"{'level':8} {'seats':>5} {'win rate':>9} {'95% CI':>15} {'avg score':>9} {'avg rank':>8} "
-                 f"{'Elo':>7} {'decisions':>9} {'avg s':>7} {'p99 s':>7} {'max s':>7}")
+                 f"{'Elo':>7} {'decisions':>9} {'avg s':>7} {'p99 s':>7} {'max s':>7} {'cpu avg':>7} {'cpu p99':>7}")
     for name, st in report.levels.items():
         low, high = wilson(st.wins, st.seats)
         rate = st.wins / st.seats if st.seats else 0.0
@@ -183,7 +190,8 @@ def format_report(report: Report) -> str:
         lines.append(f"{name:8} {st.seats:5d} {rate:9.1%} {f'{low:.0%}-{high:.0%}':>15} "
                      f"{st.score_sum / max(1, st.seats):9.1f} {st.rank_sum / max(1, st.seats):8.2f} "
                      f"{report.elo[name]:7.0f} {len(times):9d} {avg:7.3f} {percentile(times, 0.99):7.3f} "
-                     f"{max(times, default=0.0):7.3f}")
+                     f"{max(times, default=0.0):7.3f} {sum(st.cpu) / max(1, len(st.cpu)):7.3f} "
+                     f"{percentile(st.cpu, 0.99):7.3f}")
     if report.pairs:
         lines.append("head to head (pairs of seats, by score): " + "; ".join(
             f"{k.replace('>', ' vs ')} {v[0] / v[1]:.0%} of {v[1]}" for k, v in sorted(report.pairs.items())))
@@ -201,6 +209,7 @@ def report_json(report: Report) -> dict:
             "ci95": [low, high], "avg_score": st.score_sum / max(1, st.seats),
             "decisions": len(times), "avg_s": sum(times) / len(times) if times else 0.0,
             "p99_s": percentile(times, 0.99), "max_s": max(times, default=0.0),
+            "cpu_avg_s": sum(st.cpu) / max(1, len(st.cpu)), "cpu_p99_s": percentile(st.cpu, 0.99),
         }
     return out
 

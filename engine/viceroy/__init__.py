@@ -1,6 +1,7 @@
 """The Viceroy rules engine: pure, replayable, no I/O. See docs/engine.md for the rules tables and modules."""
 
 from .clone import clone
+from .definition import GAME
 from .ending import final_scores
 from .errors import IllegalAction
 from .flow import apply_action
@@ -11,6 +12,7 @@ from .setup import new_game
 from .views import view
 
 __all__ = [
+    "GAME",
     "IllegalAction",
     "apply_action",
     "clone",

@@ -23,22 +23,18 @@ holds (every draw names its deck; every setup deals three).
 
 from __future__ import annotations
 
-import pickle
 import random
 from collections import Counter
 
 from . import cards as C
 from . import moves as M
 from .auction import auction_offer
+from .clone import clone
 
 COLORS = C.COLORS
 GEMS_PER_COLOUR = 16
 _TAKE_EVENTS = ("bid_wins", "attack_take", "royal_decree", "usurpation")
-
-
-def clone(state: dict) -> dict:
-    """A deep copy of a plain-JSON state (pickle is several times faster than copy.deepcopy)."""
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+__all__ = ["clone", "determinize", "known_in_hand", "public_attacks"]
 
 
 def _visible_cards(state: dict) -> set[int]:
