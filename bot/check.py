@@ -57,8 +57,10 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
             verdict, detail = "MISSING", "no snapshot"
         else:
             version, seq, stored = snap
-            if version != game.version or seq != last_seq:
-                verdict, detail = "MISMATCH", f"snapshot at v{version}/seq {seq}, game at v{game.version}/seq {last_seq}"
+            # Versions also count changes that are not actions (abandoning, replacing a seat), so
+            # only the action sequence says whether the snapshot is behind the log.
+            if seq != last_seq:
+                verdict, detail = "MISMATCH", f"snapshot at seq {seq} (v{version}), log at seq {last_seq}"
             elif canonical_json(stored) != canonical_json(replayed):
                 verdict, detail = "MISMATCH", "snapshot differs from the replayed log"
         result = CheckResult(game.id, game.kind, game.status, game.version, verdict, detail)
@@ -99,7 +101,7 @@ async def _main(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.check", description=__doc__.splitlines()[1].strip())
-    parser.add_argument("--db", required=True, help="path of the SQLite database")
+    parser.add_argument("--db", required=True, help="a SQLite database path or a postgresql:// URL")
     parser.add_argument("--repair", action="store_true", help="rewrite bad snapshots from the action log")
     parser.add_argument("--plugin", action="append", default=[], help="module to import that registers game kinds")
     args = parser.parse_args(argv)
