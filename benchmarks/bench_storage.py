@@ -35,9 +35,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bot.clock import ManualClock
-from bot.games import GameKind, register
+from bot.games import register
 from bot.service import GameService
 from bot.storage import Storage
+from engine import api
 
 TEMPLATES = 100
 
@@ -63,23 +64,19 @@ def _viceroy_payload() -> dict:
 PAYLOAD = _viceroy_payload()
 
 
-class LedgerIllegal(Exception):
-    pass
-
-
 def _new_game(options: dict, seed: int, seats: int) -> dict:
     state = {k: v for k, v in PAYLOAD.items()}
     state.update(seed=seed, moves=0, log=[])
     return state
 
 
-def _pending(state: dict) -> dict[int, dict]:
-    return {s: {"kind": "move", "key": f"m{state['moves']}:{s}"} for s in range(2)}
+def _pending(state: dict) -> dict[int, api.Prompt]:
+    return {s: api.Prompt(kind="move", key=f"m{state['moves']}:{s}") for s in range(2)}
 
 
 def _apply(state: dict, seat: int, action: dict) -> list[dict]:
     if action.get("type") != "move":
-        raise LedgerIllegal("not a move")
+        raise api.IllegalAction("not_a_move", "That is not a move.")
     state["moves"] += 1
     state["rng_counter"] = state.get("rng_counter", 0) + 1
     n = state["moves"]
@@ -95,10 +92,11 @@ def _apply(state: dict, seat: int, action: dict) -> list[dict]:
     return events
 
 
-LEDGER = register(GameKind(
-    name="bench_ledger", new_game=_new_game, apply=_apply, pending=_pending, view=lambda s, seat: {},
-    default_action=lambda s, seat: {"type": "move"}, is_over=lambda s: False, final_scores=lambda s: None,
-    replay=lambda r: {}, illegal=LedgerIllegal, min_seats=2, max_seats=2,
+LEDGER = register(api.Game(
+    type=api.GameType(name="bench_ledger", display_name="Ledger", min_seats=2, max_seats=2, dynamics="sealed",
+                      hidden_information=True),
+    new_game=_new_game, pending=_pending, apply=_apply, view=lambda s, seat: {},
+    default_action=lambda s, seat: {"type": "move"}, outcome=lambda s: None,
 ))
 
 _TABLES = ("games", "seats", "actions", "action_results", "snapshots", "timers", "game_events")

@@ -35,7 +35,7 @@ async def processes(db_target):
 async def test_same_key_from_every_process_is_applied_once(processes):
     _, services = processes
     gid, start = await started_game(services[0], humans=2, time_limit=DAY)
-    card = start.pending[0].prompt["options"][0]
+    card = start.pending[0].prompt.choices["options"][0]
     results = await asyncio.gather(*(s.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="k1")
                                      for s in services))
     assert sorted(r.duplicate for r in results) == [False, True, True]
@@ -54,14 +54,14 @@ async def test_racing_answers_to_one_prompt_apply_in_one_order(processes):
     gid, start = await started_game(services[0], humans=2, rounds=20)
     for rnd in range(5):
         pend = await services[0].pending(gid)
-        moves = [(100 + seat, p) for seat, p in pend.items() if p.waiting and p.prompt["kind"] == "choose"]
+        moves = [(100 + seat, p) for seat, p in pend.items() if p.waiting and p.prompt.kind == "choose"]
         if not moves:
             p = next(p for p in pend.values() if p.waiting)
             await services[rnd % 3].submit(gid, p.user_id, {"type": "decide", "take": "points"},
                                            idempotency_key=f"d{rnd}", prompt_key=p.prompt_key)
             continue
         outcomes = await asyncio.gather(*(
-            services[(i + rnd) % 3].submit(gid, user, {"type": "choose", "card": p.prompt["options"][0]},
+            services[(i + rnd) % 3].submit(gid, user, {"type": "choose", "card": p.prompt.choices["options"][0]},
                                            idempotency_key=f"r{rnd}-{user}", prompt_key=p.prompt_key)
             for i, (user, p) in enumerate(moves)), return_exceptions=True)
         assert all(isinstance(o, ActionResult | StalePrompt | IllegalMove) for o in outcomes), outcomes
@@ -122,7 +122,7 @@ async def test_games_in_parallel_from_several_processes(processes):
 
     async def play(i: int, gid: int, start) -> None:
         for seat in (0, 1):
-            card = start.pending[seat].prompt["options"][0]
+            card = start.pending[seat].prompt.choices["options"][0]
             await services[(i + seat) % 3].submit(gid, 100 + seat, {"type": "choose", "card": card},
                                                   idempotency_key=f"g{gid}s{seat}")
 

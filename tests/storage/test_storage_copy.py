@@ -52,12 +52,12 @@ async def test_copy_keeps_every_game_and_play_continues(tmp_path, pg_cluster):
     src = await Storage.open(tmp_path / "bot.db")
     service = service_on(src, clock)
     live, start = await started_game(service, humans=2, time_limit=DAY, channel=1)
-    card = start.pending[0].prompt["options"][0]
+    card = start.pending[0].prompt.choices["options"][0]
     await service.submit(live, 100, {"type": "choose", "card": card}, idempotency_key="x1")
     done, _ = await started_game(service, humans=1, ais=1, rounds=1, channel=2, time_limit=None)
     while (await service.game(done)).status == "active":
         p = next(p for p in (await service.pending(done)).values() if p.waiting and not p.is_ai)
-        action = ({"type": "choose", "card": p.prompt["options"][0]} if p.prompt["kind"] == "choose"
+        action = ({"type": "choose", "card": p.prompt.choices["options"][0]} if p.prompt.kind == "choose"
                   else {"type": "decide", "take": "points"})
         await service.submit(done, 100, action, idempotency_key=f"d{clock.now()}", prompt_key=p.prompt_key)
         clock.advance(1)
@@ -88,7 +88,7 @@ async def test_copy_keeps_every_game_and_play_continues(tmp_path, pg_cluster):
         assert mid == 2
         # and the running game plays on, deadlines included
         p1 = before[live]["pending"][1]
-        result = await copied.submit(live, 101, {"type": "choose", "card": p1.prompt["options"][0]},
+        result = await copied.submit(live, 101, {"type": "choose", "card": p1.prompt.choices["options"][0]},
                                      idempotency_key="x2", prompt_key=p1.prompt_key)
         assert result.version == before[live]["info"].version + 1
         assert await copied.next_timer_due() is not None
