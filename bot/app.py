@@ -73,6 +73,7 @@ class GameMasterBot(commands.Bot):
             await self.scheduler.stop()
         await self.drain()
         await super().close()
+        await self.drain()  # an announcement a click started while we were closing
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
