@@ -31,6 +31,10 @@ MAX_AI_STEPS = 10_000  # guards against an engine that keeps an AI seat pending 
 
 # ---------------------------------------------------------------- errors
 
+MIN_TIME_LIMIT = 60  # seconds per decision at least: time to notice a DM and read the prompt
+TIME_LIMIT_TEXT = "The time limit must be at least 1 minute per decision (or none)."
+
+
 class ServiceError(Exception):
     """Base of every refusal. `.code` is stable for programs, `.message` is for players."""
 
@@ -237,6 +241,8 @@ class SeatContext:
     names: dict[int, str]
     version: int
     active: bool
+    guild_id: int | None = None  # where the game is hosted (a click must come from there or a DM)
+    channel_id: int = 0
 
 
 @dataclass
@@ -415,8 +421,8 @@ class GameService:
                            time_limit: int | None = UNSET) -> GameInfo:
         self._kind(kind)
         limit = self.default_time_limit if time_limit is UNSET else time_limit
-        if limit is not None and limit <= 0:
-            raise BadOptions("The time limit must be positive (or none).")
+        if limit is not None and limit < MIN_TIME_LIMIT:
+            raise BadOptions(TIME_LIMIT_TEXT)
         now = self.clock.now()
         async with self.storage.transaction() as tx:
             existing = await tx.open_game_in_channel(channel_id)
@@ -430,6 +436,14 @@ class GameService:
             await tx.replace_seats(game_id, [SeatRow(game_id, 0, host_user_id, host_name, False, "unknown")])
             return await self._info(tx, await self._game(tx, game_id))
 
+    def _capacity(self, game: GameRow) -> int:
+        """Seats a lobby can take: the count the host chose (never more than the game allows)."""
+        kind = self._kind(game.kind)
+        wanted = game.options.get("seats")
+        if isinstance(wanted, int) and not isinstance(wanted, bool) and kind.min_seats <= wanted <= kind.max_seats:
+            return wanted
+        return kind.max_seats
+
     async def _lobby(self, tx: Tx, game_id: int) -> GameRow:
         game = await self._game(tx, game_id)
         if game.status != "lobby":
@@ -442,9 +456,9 @@ class GameService:
             seats = await tx.seats(game_id)
             if any(s.user_id == user_id for s in seats):
                 raise AlreadyJoined("You have already joined this game.")
-            kind = self._kind(game.kind)
-            if len(seats) >= kind.max_seats:
-                raise LobbyFull(f"The lobby is full ({kind.max_seats} seats).")
+            capacity = self._capacity(game)
+            if len(seats) >= capacity:
+                raise LobbyFull(f"The lobby is full ({capacity} seats).")
             seats.append(SeatRow(game_id, len(seats), user_id, display_name, False, "unknown"))
             await tx.replace_seats(game_id, seats)
             await tx.update_game(game_id, self.clock.now(), version=game.version + 1)
@@ -456,9 +470,9 @@ class GameService:
             game = await self._lobby(tx, game_id)
             self._require_host(game, by_user_id, admin)
             seats = await tx.seats(game_id)
-            kind = self._kind(game.kind)
-            if len(seats) >= kind.max_seats:
-                raise LobbyFull(f"The lobby is full ({kind.max_seats} seats).")
+            capacity = self._capacity(game)
+            if len(seats) >= capacity:
+                raise LobbyFull(f"The lobby is full ({capacity} seats).")
             name = display_name or f"AI {sum(s.is_ai for s in seats) + 1}"
             seats.append(SeatRow(game_id, len(seats), None, name, True, "unknown"))
             await tx.replace_seats(game_id, seats)
@@ -472,7 +486,7 @@ class GameService:
             self._require_host(game, by_user_id, admin)
             seats = await tx.seats(game_id)
             if not any(s.seat == seat for s in seats):
-                raise NotInGame(f"There is no seat {seat}.")
+                raise NotInGame(f"There is no seat {seat + 1}.")
             return await self._drop_lobby_seat(tx, game, seats, seat)
 
     async def _drop_lobby_seat(self, tx: Tx, game: GameRow, seats: list[SeatRow], seat: int) -> GameInfo:
@@ -512,8 +526,8 @@ class GameService:
                              admin: bool = False) -> GameInfo:
         """Per-decision time limit; None = no limit.  Takes effect at once: running deadlines are dropped and
         every seat that owes a choice gets a fresh deadline (from now) under the new limit."""
-        if seconds is not None and seconds <= 0:
-            raise BadOptions("The time limit must be positive (or none).")
+        if seconds is not None and seconds < MIN_TIME_LIMIT:
+            raise BadOptions(TIME_LIMIT_TEXT)
         now = self.clock.now()
         async with self.storage.transaction() as tx:
             game = await self._game(tx, game_id)
@@ -538,6 +552,9 @@ class GameService:
             seats = await tx.seats(game_id)
             if len(seats) < kind.min_seats:
                 raise NotEnoughPlayers(f"{kind.display_name or kind.name} needs at least {kind.min_seats} seats.")
+            if len(seats) > self._capacity(game):  # a lobby filled before its limit was enforced
+                raise LobbyFull(f"The lobby has {len(seats)} seats but was opened for {self._capacity(game)}: "
+                                "someone must leave first.")
             merged = {**game.options, **(options or {})}
             try:
                 opts = kind.normalize_options(merged, len(seats))
@@ -604,7 +621,7 @@ class GameService:
                 return seen
             loaded = await self._load_active(tx, game_id)
             if not any(s.seat == seat for s in loaded.seats):
-                raise NotInGame(f"There is no seat {seat}.")
+                raise NotInGame(f"There is no seat {seat + 1}.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             return await self._apply_and_commit(tx, loaded, seat, action, "admin", idempotency_key, now)
 
@@ -858,7 +875,7 @@ class GameService:
             loaded = await self._load_active(tx, game_id)
             target = next((s for s in loaded.seats if s.seat == seat), None)
             if target is None:
-                raise NotInGame(f"There is no seat {seat}.")
+                raise NotInGame(f"There is no seat {seat + 1}.")
             if new_user_id is not None and any(s.user_id == new_user_id for s in loaded.seats):
                 raise AlreadyJoined("That user already has a seat in this game.")
             await tx.update_seat(game_id, seat, user_id=new_user_id, display_name=display_name,
@@ -1007,7 +1024,7 @@ class GameService:
         draft = stored[1] if stored is not None and prompt is not None and stored[0] == prompt.key else None
         return SeatContext(game_id, game.kind, mine.seat, loaded.kind.view(loaded.state, mine.seat), prompt,
                            prompt.key if prompt else None, deadline, draft, {s.seat: s.display_name for s in seats},
-                           game.version, game.status == "active")
+                           game.version, game.status == "active", game.guild_id, game.channel_id)
 
     async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
         """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""

@@ -26,7 +26,7 @@ from bot.service import (
     ServiceError,
     StalePrompt,
 )
-from bot.ui import ids
+from bot.ui import checks, ids
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import MessageSpec, PlanIncomplete
@@ -336,15 +336,24 @@ class TableCog(commands.Cog, name="Table"):
     async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
         with self._tracking(interaction):
             control = ids.ControlId.decode(custom_id)
-            if control is None:
-                return
-            if control.surface == "table" and control.op == "screen":
+            if control is not None and control.surface == "table" and control.op == "screen":
                 await self.show_screen(interaction, control.game)
-            elif control.surface == "lobby":
+            elif control is not None and control.surface == "lobby":
                 await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
+            else:
+                await self._safe(interaction, self._refuse(checks.UNKNOWN_CONTROL))
+
+    @staticmethod
+    async def _refuse(message: str) -> None:
+        raise ServiceError(message)
 
     async def _lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         user = interaction.user
+        where = await self.service.game(game_id)
+        problem = checks.origin_problem(where.guild_id, where.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=False)
+        if problem is not None:
+            raise ServiceError(problem)
         admin = self._is_admin(interaction)
         if op == "join":
             info = await self.service.join(game_id, user.id, user.display_name)
@@ -394,6 +403,7 @@ class TableCog(commands.Cog, name="Table"):
     async def _prompt_control(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         control = ids.ControlId.decode(custom_id)
         if control is None or control.seat is None:
+            await self._reply(interaction, checks.UNKNOWN_CONTROL)
             return
         is_form = control.op.startswith(self.form_ops) if self.form_ops else False
         if not is_form:
@@ -410,9 +420,19 @@ class TableCog(commands.Cog, name="Table"):
         except StalePrompt:
             await self._close_prompt(interaction, STALE_TEXT)
             return
+        problem = checks.origin_problem(click.guild_id, click.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=True)
+        if problem is not None:
+            await self._reply(interaction, problem)
+            return
         ctx, draft = _seat_ctx(click)
         presenter = self.game_of(ctx.kind).presenter
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
+        # Only a control the current prompt offers, with values it offers, reaches the presenter.
+        problem = checks.control_problem(kind.render(ctx, load_draft(click.draft, ctx.key)), custom_id, values)
+        if problem is not None:
+            await self._reply(interaction, problem)
+            return
         if is_form:
             form = kind.form(ctx, draft, control.op)
             if form is None:
@@ -420,7 +440,12 @@ class TableCog(commands.Cog, name="Table"):
                 return
             await interaction.response.send_modal(modal(form))
             return
-        action = kind.on_control(ctx, draft, control.op, values)
+        try:
+            action = kind.on_control(ctx, draft, control.op, values)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            log.warning("interaction %s: control %s with %r does not parse", interaction.id, custom_id, values[:3])
+            await self._reply(interaction, checks.BAD_VALUE)
+            return
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
             await self._edit_original(interaction, presenter, kind.render(ctx, draft))
@@ -428,6 +453,17 @@ class TableCog(commands.Cog, name="Table"):
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=ctx.key, draft=draft)
+        if not result.duplicate:  # a retried interaction: its result was announced the first time
+            self.announcer.spawn(self.announcer.announce(result))
+        # The action is applied: from here on nothing may tell the player it failed.
+        try:
+            await self._confirm(interaction, presenter, ctx, draft, action, result)
+        except Exception:
+            log.exception("interaction %s: confirming an applied action failed", interaction.id)
+            await self._reply(interaction, "Your move is in (see the channel).")
+
+    async def _confirm(self, interaction: discord.Interaction, presenter: Presenter, ctx: SeatCtx, draft: dict,
+                       action: dict, result: ActionResult) -> None:
         after = self.announcer.seat_ctx(result, ctx.seat)
         if after is not None and after.key == ctx.key:
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
@@ -440,8 +476,6 @@ class TableCog(commands.Cog, name="Table"):
             await self._edit_original(interaction, presenter, MessageSpec(
                 title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
                                            "a new message."))
-        if not result.duplicate:  # a retried interaction: its result was announced the first time
-            self.announcer.spawn(self.announcer.announce(result))
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
         await self._reply(interaction, text)
@@ -459,7 +493,9 @@ class TableCog(commands.Cog, name="Table"):
     async def _form_submit(self, interaction: discord.Interaction, custom_id: str, values: dict[str, str]) -> None:
         control = ids.ControlId.decode(custom_id)
         if control is None or control.seat is None:
+            await self._reply(interaction, checks.BAD_FORM)
             return
+        await interaction.response.defer()  # Discord allows 3 s; the answer follows as an edit or a note
         try:
             click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
         except NotInGame:
@@ -468,12 +504,24 @@ class TableCog(commands.Cog, name="Table"):
         except (StalePrompt, GameFinished):
             await self._reply(interaction, "This prompt has closed; nothing was changed.")
             return
+        problem = checks.origin_problem(click.guild_id, click.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=True)
+        if problem is not None:
+            await self._reply(interaction, problem)
+            return
         ctx, draft = _seat_ctx(click)
         presenter = self.game_of(ctx.kind).presenter
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
-        note = kind.on_form(ctx, draft, control.op, values)
+        problem = checks.form_problem(kind.form(ctx, load_draft(click.draft, ctx.key), control.op), custom_id, values)
+        if problem is not None:
+            await self._reply(interaction, problem)
+            return
+        try:
+            note = kind.on_form(ctx, draft, control.op, values)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            await self._reply(interaction, "Those values do not fit this form; nothing was changed.")
+            return
         await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-        await interaction.response.defer()
         spec = kind.render(ctx, draft)
         spec.description = f"{note}\n{spec.description or ''}"
         await self._edit_original(interaction, presenter, spec)
@@ -588,6 +636,12 @@ class TableCog(commands.Cog, name="Table"):
             custom_id = (interaction.data or {}).get("custom_id", "")
             if isinstance(custom_id, str) and custom_id.startswith(ids.FORM_PREFIXES):
                 await self.on_form(interaction)
+            else:
+                await self._safe(interaction, self._refuse(checks.BAD_FORM))
+        elif interaction.type == discord.InteractionType.component:
+            custom_id = (interaction.data or {}).get("custom_id", "")
+            if not ids.claimed(custom_id):  # no control of ours answers it: say so instead of staying silent
+                await self._safe(interaction, self._refuse(checks.UNKNOWN_CONTROL))
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

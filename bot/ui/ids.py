@@ -25,12 +25,19 @@ MAX_ID = 100
 _PREFIX: dict[Surface, str] = {"prompt": "p", "form": "f", "lobby": "l", "table": "t"}
 _DECODE_PREFIX = {"p": "prompt", "f": "form", "l": "lobby", "t": "table",
                   "vg": "prompt", "vs": "prompt", "vm": "form", "vl": "lobby", "vc": "table"}
-_SEATED = re.compile(r"^(p|f|vg|vs|vm):(\d+):(\d+):([^:]+):([\w.\-]+)$")
-_UNSEATED = re.compile(r"^(l|t|vl|vc):(\d+):([\w.\-]+)$")
+# ASCII digits only, and bounded: an id is at most 100 characters, and int() of thousands of digits is slow.
+_SEATED = re.compile(r"^(p|f|vg|vs|vm):(\d{1,18}):(\d{1,3}):([^:]+):([\w.\-]+)$", re.ASCII)
+_UNSEATED = re.compile(r"^(l|t|vl|vc):(\d{1,18}):([\w.\-]+)$", re.ASCII)
 # The regexes the discord.py DynamicItems are registered with (one per component type, same codec).
 SEATED_TEMPLATE = r"(?:p|vg|vs):(?P<game>\d+):(?P<seat>\d+):(?P<key>[^:]+):(?P<op>[\w.\-]+)"
 UNSEATED_TEMPLATE = r"(?:l|t|vl|vc):(?P<game>\d+):(?P<op>[\w.\-]+)"
 FORM_PREFIXES = ("f:", "vm:")
+_TEMPLATES = (re.compile(SEATED_TEMPLATE), re.compile(UNSEATED_TEMPLATE))
+
+
+def claimed(custom_id: object) -> bool:
+    """True when one of the bot's persistent controls (their templates) handles this component id."""
+    return isinstance(custom_id, str) and any(t.fullmatch(custom_id) for t in _TEMPLATES)
 
 
 def encode_key(prompt_key: str) -> str:
@@ -65,6 +72,8 @@ class ControlId:
 
     @classmethod
     def decode(cls, text: str) -> ControlId | None:
+        if not isinstance(text, str) or len(text) > MAX_ID:
+            return None
         m = _SEATED.match(text)
         if m:
             return cls(_DECODE_PREFIX[m[1]], int(m[2]), m[5], int(m[3]), decode_key(m[4]))  # type: ignore[arg-type]

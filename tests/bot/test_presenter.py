@@ -199,3 +199,20 @@ def test_reward_gem_choice_counts_the_planned_reward():
                     raise AssertionError("a wrong number of reward gems was accepted")
                 return
     raise AssertionError("no plan with a gem reward was found")
+
+
+def test_royal_favor_offers_only_cards_still_free_once_it_is_placed():
+    state = _game_at("development")
+    seat = min(s for s in V.pending(state))
+    me = state["players"][seat]
+    first = me["pyramid"]["cards"]["1:0"]
+    me["pyramid"]["cards"]["1:1"] = dict(copy.deepcopy(first), card=50, slot="1:1")
+    me["hand"].append(74)
+    ctx = _ctx(state, seat)
+    draft = fresh_draft(ctx.key)
+    _control(ctx, draft, "card", ["play:74"])
+    for slot, offered in (("2:0", ["1:0"]), ("2:1", ["1:1"]), ("1:2", ["1:0", "1:1"])):
+        placed = copy.deepcopy(draft)
+        _control(ctx, placed, "slot", [slot])
+        menu = next(c for c in _all_controls(_spec(state, seat, placed)) if c.custom_id.endswith(":tuck1"))
+        assert [o.value for o in menu.options] == offered == P.free_after_placing(me["pyramid"], slot, 74)

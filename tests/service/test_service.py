@@ -6,6 +6,7 @@ from bot import service as svc_mod
 from bot.check import check_database
 from bot.service import (
     AlreadyJoined,
+    BadOptions,
     ChannelBusy,
     GameFinished,
     GameNotStarted,
@@ -398,3 +399,23 @@ async def test_retry_after_game_finished_is_still_a_duplicate(service, storage):
     log = await service.public_log(gid)
     assert log[-1].event["type"] == "final_scores" and [e.seq for e in log] == list(range(1, len(log) + 1))
     assert [e.seq for e in await service.public_log(gid, after_seq=len(log) - 2)] == [len(log) - 1, len(log)]
+
+
+async def test_a_lobby_holds_the_seat_count_it_was_opened_for(service):
+    game = await service.create_lobby(1, 10, 100, "alice", kind="toy", options={"seats": 2})
+    await service.join(game.id, 101, "bob")
+    with pytest.raises(LobbyFull, match="2 seats"):
+        await service.join(game.id, 102, "carol")
+    with pytest.raises(LobbyFull, match="2 seats"):
+        await service.add_ai(game.id, 100)
+
+
+async def test_seats_are_named_as_players_count_them_and_time_limits_have_a_floor(service):
+    gid, _ = await started_game(service, humans=2)
+    with pytest.raises(NotInGame, match="There is no seat 9"):
+        await service.replace_seat(gid, 8, None, "AI", by_user_id=100)
+    with pytest.raises(BadOptions, match="at least 1 minute"):
+        await service.set_time_limit(gid, 59, 100)
+    with pytest.raises(BadOptions, match="at least 1 minute"):
+        await service.create_lobby(1, 99, 100, "alice", kind="toy", time_limit=1)
+    assert (await service.set_time_limit(gid, 60, 100)).time_limit == 60

@@ -45,6 +45,8 @@ class ViceroyPresenter(BasePresenter):
         return [f"Starting deal: {options.get('deal', 4)} cards · virtual opponents: {options.get('virtual_opponents', 0)}"]
 
     def check_new(self, seats: int, ai: int, options: dict) -> None:
+        if seats == 1 and options.get("virtual_opponents", 1) not in (0, 1):
+            raise PlanIncomplete("A solo game has exactly one virtual opponent (leave `virtual` empty).")
         if seats + options.get("virtual_opponents", 0) > 4 and options.get("virtual_opponents"):
             raise PlanIncomplete("Virtual opponents only fill seats up to 4.")
 

@@ -278,7 +278,9 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
             spec.rows.append([ctx.select("tuck", "Cards to put under Secret Service (5 PP each)",
                                          [card_option(c) for c in others], 0, len(others))])
     if number == 74:
-        free = P.free_cards(pyramid)
+        # Only cards still free once Royal Favor rests on its place (the cards under it are not).
+        place = draft.get("slot")
+        free = P.free_after_placing(pyramid, place, 74) if place else []
         if free:
             spec.rows.append([ctx.select("tuck1", "Free card to put under Royal Favor",
                                          [Option(cut(f"{t}: {C.label(pyramid['cards'][t]['card'])}"), t) for t in free])])
