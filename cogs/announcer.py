@@ -31,6 +31,10 @@ from .discord_ui import message_kwargs, refile
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
+FINAL = "final"  # message records of a posted score sheet (prompt_key: the part's index)
+# Finished games younger than this get a missing score sheet at start-up; older ones are left alone (their
+# sheets were posted before these records existed).
+FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
 
 
@@ -135,8 +139,17 @@ class Announcer:
     async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
         if not message_id:
             return False
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        # New attachments are read once: a retried edit sends fresh copies (discord.py closes a sent file).
+        files = [refile(a) if isinstance(a, discord.File) else a for a in kwargs.pop("attachments", None) or []] \
+            if "attachments" in kwargs else None
+
+        def make() -> Any:
+            extra = {} if files is None else {"attachments": [f()["file"] if callable(f) else f for f in files]}
+            return message.edit(**kwargs, **extra)
+
         try:
-            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
+            await self.patient(make, f"edit of message {message_id}")
             return True
         except discord.HTTPException:
             return False
@@ -217,18 +230,39 @@ class Announcer:
         await self.sync_messages(result)
 
     async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
-        messages = await self.service.prompt_messages(result.game_id)
+        """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
+        after a crash posts only the parts that are missing."""
+        records = await self.service.prompt_messages(result.game_id)
+        posted = {m.prompt_key for m in records if m.purpose == FINAL}
+        messages = [m for m in records if m.purpose != FINAL]
         for m in messages:
             await self.edit(m.channel_id, m.message_id, view=None)
         await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
             return
-        for spec in presenter.final(result.game_id, Outcome.from_json(result.outcome), result.public_view, names):
-            await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+        specs = presenter.final(result.game_id, Outcome.from_json(result.outcome), result.public_view, names)
+        for i, spec in enumerate(specs):
+            if str(i) in posted:
+                continue
+            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+            if msg is not None:
+                await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
+                                                         prompt_key=str(i))
 
     async def catch_up(self) -> None:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without
-        their prompt, so every active game's messages are brought up to date."""
+        their prompt, so every active game's messages are brought up to date, and a game that finished
+        recently without its score sheet gets it."""
+        cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
+        for game in await self.service.list_games(statuses=("finished",)):
+            if game.updated_at < cutoff:
+                continue
+            async with self.lock(game.id):
+                try:
+                    result = await self.service.table_state(game.id)
+                    await self._post_final(result, self.presenter(result.kind), names_map(result.seats))
+                except Exception:
+                    log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):
             async with self.lock(game.id):
                 try:
