@@ -295,7 +295,12 @@ class FakeDiscord:
             self._changed.notify_all()
 
     async def wait_for(self, predicate: Any, timeout: float = 5.0, *, what: str = "condition") -> Any:
-        """Wait until ``predicate()`` is truthy (re-checked on every change in the world); return its value."""
+        """Wait until ``predicate()`` is truthy (re-checked on every change in the world); return its value.
+
+        Always yields to the event loop first, even when the predicate already holds: the fake serves the
+        bot on the caller's event loop, and a test polling in a loop that never yields would starve it
+        (a bot process's requests then go unread and it waits for answers that never come)."""
+        await asyncio.sleep(0)
         if self._changed is None:
             self._changed = asyncio.Condition()
         deadline = time.monotonic() + timeout
