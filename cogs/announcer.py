@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +38,13 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+
+
+def fingerprint(embed: discord.Embed | None) -> int | None:
+    """A short fingerprint of what an embed shows (stored with the message record, compared at catch-up)."""
+    if embed is None:
+        return None
+    return zlib.crc32(json.dumps(embed.to_dict(), sort_keys=True, default=str).encode())
 
 
 def _retrieve(task: asyncio.Task) -> None:
@@ -320,10 +329,12 @@ class Announcer:
                 if todo.table_retire:
                     await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
                 spec = presenter.table(ctx, with_image=True)
-                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+                kwargs = await message_kwargs(spec, presenter.embed_color)
+                shown = fingerprint(kwargs.get("embed"))
+                msg = await self.send_channel(result.channel_id, **kwargs)
                 if msg is not None:
                     await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
-                                                             prompt_key=table_key)
+                                                             prompt_key=table_key, version=shown)
             else:
                 spec = presenter.table(ctx, with_image=False)
                 spec.image = None
@@ -333,8 +344,16 @@ class Announcer:
                 if picture is not None:
                     embed.set_image(url=f"attachment://{picture.filename}")  # keep the posted picture
                 m = todo.table_edit
-                if embed is not None and not await self.edit(m.channel_id, m.message_id, embed=embed):
+                shown = fingerprint(embed)
+                if embed is None or getattr(m, "version", None) == shown:
+                    return  # the message already shows this (a catch-up after a restart sends nothing)
+                if not await self.edit(m.channel_id, m.message_id, embed=embed):
                     log.warning("could not edit the table message of game %s", result.game_id)
+                    return
+                # Remember what it shows now (the record's version holds the fingerprint of a table message).
+                await self.service.record_prompt_message(result.game_id, None, m.message_id, m.channel_id, "status",
+                                                         prompt_key=table_key, version=shown)
+                await self.service.retire_prompt_messages([m.id])
 
     def seat_ctx(self, result: ActionResult, seat: int) -> SeatCtx | None:
         p = result.pending.get(seat)

@@ -51,3 +51,30 @@ async def test_a_game_that_finished_unannounced_gets_its_score_sheet_once(fake_d
         assert score_sheets(table.channel) == sheets, "a restart re-posted a score sheet that was already there"
     finally:
         await table.stop_bot()
+
+
+def _writes(world) -> int:
+    return sum(1 for r in world.requests if r.method in ("POST", "PATCH", "DELETE") and r.path.startswith("/channels/"))
+
+
+async def test_a_restart_with_every_message_intact_sends_nothing(fake_discord, tmp_path):
+    from tests.bot.test_bot_interactions import two_player_game
+
+    world = fake_discord
+    table, _ = await two_player_game(world, tmp_path)
+    try:
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
+        assert await sims[0].step()  # one seat has chosen, the other not: prompts, screens and the table are out
+        await table.settle()
+    finally:
+        await table.stop_bot()
+    before = _writes(world)
+    await table.start_bot()
+    try:
+        await table.settle()
+        await world.wait_for(lambda: not table.bot.announcer.busy(), timeout=60, what="the catch-up")
+        await table.settle()
+        assert _writes(world) == before, [(r.method, r.path) for r in world.requests[-5:]]
+        assert await sims[1].step(), "the prompt from before the restart still works"
+    finally:
+        await table.stop_bot()
