@@ -69,8 +69,9 @@ class GameMasterBot(commands.Bot):
                 self._handlers_idle.set()
 
     def busy(self) -> bool:
-        """True while an interaction handler or an announcement is running."""
-        return bool(self.handling) or (self.announcer is not None and self.announcer.busy())
+        """True while an interaction handler, an announcement or a due timer is running."""
+        return bool(self.handling) or (self.announcer is not None and self.announcer.busy()) or \
+            (self.scheduler is not None and self.scheduler.firing)
 
     async def setup_hook(self) -> None:
         from bot.games import game_type

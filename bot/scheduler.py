@@ -37,6 +37,7 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._stopping = False
+        self.firing = False
         service.on_timers_changed = self.wake
 
     def wake(self) -> None:
@@ -66,6 +67,12 @@ class Scheduler:
 
     async def run_due(self) -> list[Outcome]:
         """Fire everything due now; returns the outcomes (also passed to the callback)."""
+        try:
+            return await self._run_due()
+        finally:
+            self.firing = False
+
+    async def _run_due(self) -> list[Outcome]:
         outcomes: list[Outcome] = []
         tried: set[int] = set()  # a timer that keeps failing must not spin this loop
         while True:
@@ -73,6 +80,7 @@ class Scheduler:
             due = [d for d in await self.service.due_timer_ids(now) if d[0] not in tried]
             if not due:
                 return outcomes
+            self.firing = True  # until the due timers are fired and announced (shutdown and tests wait on it)
             for timer_id, kind, due_at in due:
                 tried.add(timer_id)
                 send = not (kind == "reminder" and now - due_at > self.late_grace)

@@ -74,6 +74,7 @@ class Announcer:
         self.presenter = presenter
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._running = 0  # announcements in progress
         self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
@@ -88,7 +89,8 @@ class Announcer:
         task.add_done_callback(self._tasks.discard)
 
     def busy(self) -> bool:
-        return bool(self._tasks)
+        """True while an announcement runs (spawned, or awaited by the scheduler)."""
+        return bool(self._tasks) or self._running > 0
 
     async def drain(self) -> None:
         """Wait for background announcements (used at shutdown, by tests and the demo)."""
@@ -167,6 +169,13 @@ class Announcer:
 
     async def announce(self, result: ActionResult | Reminder) -> None:
         """Tell the channel and the players what happened (after the service committed it)."""
+        self._running += 1
+        try:
+            await self._announce_locked(result)
+        finally:
+            self._running -= 1
+
+    async def _announce_locked(self, result: ActionResult | Reminder) -> None:
         async with self.lock(result.game_id):
             try:
                 if isinstance(result, Reminder):
