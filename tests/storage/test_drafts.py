@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
 
 from bot.storage import MIGRATIONS, Storage
 from tests.storage.conftest import new_game
@@ -94,13 +94,14 @@ async def test_older_database_gains_the_drafts_table(tmp_path):
     """A database at the schema before drafts is migrated in place and keeps its games."""
     path = tmp_path / "old.db"
     before = next(i for i, m in enumerate(MIGRATIONS) if any("CREATE TABLE drafts" in sql for sql in m))
-    async with aiosqlite.connect(path) as conn:
-        await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
-        for number, statements in enumerate(MIGRATIONS[:before], start=1):
-            for sql in statements:
-                await conn.execute(sql)
-            await conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
-        await conn.commit()
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
+    for number, statements in enumerate(MIGRATIONS[:before], start=1):
+        for sql in statements:
+            conn.execute(sql)
+        conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
+    conn.commit()
+    conn.close()
     st = await Storage.open(path)
     try:
         assert await st.schema_version() == len(MIGRATIONS)
@@ -111,3 +112,19 @@ async def test_older_database_gains_the_drafts_table(tmp_path):
             assert await tx.get_draft(gid, 0) == ("k", {"x": 1})
     finally:
         await st.close()
+
+
+async def test_drafts_read_with_the_game_follow_writes_in_the_transaction(storage):
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:
+        await tx.put_draft(gid, 0, "k", {"card": 1})
+    async with storage.transaction() as tx:
+        await tx.load_game(gid)  # reads the drafts along
+        draft = await tx.get_draft(gid, 0)
+        assert draft == ("k", {"card": 1})
+        draft[1]["card"] = 99  # a copy: editing it changes nothing stored
+        assert await tx.get_draft(gid, 0) == ("k", {"card": 1})
+        await tx.put_draft(gid, 1, "k", {"card": 2})
+        assert await tx.get_draft(gid, 1) == ("k", {"card": 2})
+        await tx.put_draft(gid, 0, "k", None)
+        assert await tx.get_draft(gid, 0) is None
