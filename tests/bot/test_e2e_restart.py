@@ -118,7 +118,7 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
 
         # And the game plays on to its end (a bot that stopped answering would fail here: there is no
         # second restart to hide it).
-        await asyncio.gather(*(s.run(timeout=300) for s in sims))
+        await asyncio.gather(*(s.run(timeout=360) for s in sims))  # the budget the three tries used to share
         assert game_over(table.channel)
     finally:
         table.kill_process()
