@@ -10,7 +10,7 @@ import time
 
 from bot.autoplay import controls, game_over
 from tests.bot.harness import ROOT, new_table
-from tests.bot.test_e2e_restart import _start, _unstick
+from tests.bot.test_e2e_restart import _start
 from tests.splendor_duel.sim import SplendorPlayer
 
 
@@ -68,14 +68,8 @@ async def test_restart_mid_turn_keeps_the_prompt_and_the_plan(fake_discord, tmp_
         await world.wait_for(lambda: len(table.channel.messages()) > moves_before, timeout=30,
                              what="the turn confirmed after the restart to be announced")
 
-        for attempt in range(3):
-            try:
-                await asyncio.wait_for(asyncio.gather(*(s.run(timeout=300) for s in sims)), 240)
-                break
-            except TimeoutError:
-                if attempt == 2:
-                    raise
-                await _unstick(table)
+        # No second restart to hide a bot that stopped answering; the budget the three tries shared.
+        await asyncio.gather(*(s.run(timeout=720) for s in sims))
         assert game_over(table.channel)
     finally:
         table.kill_process()
