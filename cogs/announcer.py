@@ -23,7 +23,7 @@ from bot.service import ActionResult, GameService, Reminder
 from bot.ui import sync
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import names_map, split_text, timestamp
+from bot.ui.texts import move_line, names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
 from .discord_ui import message_kwargs, refile
@@ -295,7 +295,7 @@ class Announcer:
             return
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
-        content = f"Your move in {presenter.display_name} game #{result.game_id} ({timestamp(ctx.deadline)})."
+        content = move_line(presenter.display_name, result.game_id, ctx.deadline)
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",

@@ -29,7 +29,7 @@ from bot.ui import ids
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import MessageSpec, PlanIncomplete
-from bot.ui.texts import hours, names_map, split_text
+from bot.ui.texts import hours, move_line, names_map, split_text
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -418,7 +418,7 @@ class TableCog(commands.Cog, name="Table"):
         action = kind.on_control(ctx, draft, control.op, values)
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-            await self._edit_original(interaction, presenter, kind.render(ctx, draft))
+            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx))
             return
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
@@ -428,7 +428,9 @@ class TableCog(commands.Cog, name="Table"):
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
             spec = presenter.prompt_kind(after.prompt).render(after, draft)  # type: ignore[arg-type]
             spec.description = f"Your choice is in.\n{spec.description or ''}"
-            await self._edit_original(interaction, presenter, spec)
+            others = [p.deadline for p in result.pending.values() if p.waiting and p.deadline]
+            await self._edit_original(interaction, presenter, _with_move_line(
+                spec, presenter, after, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
             chosen = action.get("plan", action) if action.get("type") == "decide" else action
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
@@ -471,7 +473,7 @@ class TableCog(commands.Cog, name="Table"):
         await interaction.response.defer()
         spec = kind.render(ctx, draft)
         spec.description = f"{note}\n{spec.description or ''}"
-        await self._edit_original(interaction, presenter, spec)
+        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
 
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
@@ -512,7 +514,7 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
-                spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
+                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx)
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
@@ -589,6 +591,15 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+
+
+def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, reveal_by: float | None = None) -> MessageSpec:
+    """A prompt keeps its game and deadline line on every edit (a presenter's own text goes below it).
+    A seat that has chosen has no deadline of its own: `reveal_by` is the latest one the others have."""
+    waiting = ctx.prompt is None or ctx.prompt.waiting
+    line = move_line(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by, waiting)
+    spec.content = f"{line}\n{spec.content}" if spec.content else line
+    return spec
 
 
 def _seat_ctx(click: SeatContext) -> tuple[SeatCtx, dict]:
