@@ -155,7 +155,7 @@ class Announcer:
             elif kind == "seat_replaced":
                 text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
             elif kind == "undo":
-                text = f"↩ The host undid the last step ({e['moves']} moves)."
+                text = self.undo_line(e, result, names)
             elif kind == "abandoned":
                 text = "The game was abandoned."
             elif kind in ("final_scores", "timeout"):
@@ -167,6 +167,18 @@ class Announcer:
         for seat in result.timed_out:
             lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
         return lines
+
+    @staticmethod
+    def undo_line(event: dict, result: ActionResult, names: dict[int, str]) -> str:
+        """What an undo took back and whom it concerns: whose moves, and who must now choose again."""
+        moves = event.get("moves", 0)
+        whose = [names.get(s, f"Seat {s + 1}") for s in event.get("seats", [])]
+        text = f"↩ The host undid the last step: {moves} move{'s' if moves != 1 else ''} taken back"
+        text += f" ({', '.join(whose)})." if whose else "."
+        again = [names.get(s, f"Seat {s + 1}") for s, p in sorted(result.pending.items()) if p.waiting and not p.is_ai]
+        if again:
+            text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
+        return text
 
     async def _announce(self, result: ActionResult) -> None:
         self.batches += 1

@@ -7,6 +7,7 @@ announcer. Nothing here knows a game's rules or texts.
 
 import inspect
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +29,7 @@ from bot.service import (
 from bot.ui import ids
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.spec import MessageSpec, PlanIncomplete
+from bot.ui.spec import Button, MessageSpec, PlanIncomplete
 from bot.ui.texts import hours, move_line, names_map, split_text
 from engine.api import GameType, OptionSpec
 
@@ -81,6 +82,9 @@ class TableCog(commands.Cog, name="Table"):
         self.groups = [self._group(g) for g in self.games.values()]
         self.form_ops = tuple({op for g in self.games.values() for op in g.presenter.form_ops})
         self._caught_up = False
+        # Open confirmation questions of irreversible commands: token -> (who asked, what to do).
+        self._confirmations: dict[str, tuple[int, Callable[[discord.Interaction], Any]]] = {}
+        self._confirm_seq = 0
 
     async def cog_load(self) -> None:
         for group in self.groups:
@@ -127,6 +131,46 @@ class TableCog(commands.Cog, name="Table"):
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
+
+    async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
+        info = await self._game_here(interaction, game)
+        if info.host_user_id != interaction.user.id and not self._is_admin(interaction):
+            raise ServiceError("Only the host (or a server admin) can do that.")
+        return info
+
+    async def _confirm(self, interaction: discord.Interaction, game_id: int, question: str, label: str,
+                       act: Callable[[discord.Interaction], Any]) -> None:
+        """Ask once, privately, before an irreversible command. The question lives in this process only: after
+        a restart its buttons answer that it expired (nothing was done), and the command can be run again."""
+        self._confirm_seq += 1
+        token = f"{self._confirm_seq}{secrets.token_hex(3)}"
+        self._confirmations[token] = (interaction.user.id, act)
+        spec = MessageSpec(content=f"⚠ {question}", rows=[[
+            Button(label, ids.table_id(game_id, f"confirm.{token}"), "danger"),
+            Button("Cancel", ids.table_id(game_id, f"cancel.{token}"))]])
+        await interaction.response.send_message(spec.content, view=view_from_rows(spec.rows), ephemeral=True)
+
+    async def _confirmed(self, interaction: discord.Interaction, op: str) -> None:
+        what, _, token = op.partition(".")
+        pending = self._confirmations.get(token)
+        if pending is None:
+            await interaction.response.edit_message(content="This question has expired: nothing was done. Run the "
+                                                    "command again if you still want to.", view=None)
+            return
+        if pending[0] != interaction.user.id:
+            await self._reply(interaction, "This question was asked to someone else.")
+            return
+        del self._confirmations[token]
+        if what == "cancel":
+            await interaction.response.edit_message(content="Cancelled: nothing was changed.", view=None)
+            return
+        await interaction.response.edit_message(content="Working on it…", view=None)
+        try:
+            text = await pending[1](interaction)
+        except (ServiceError, PlanIncomplete) as exc:
+            text = exc.message
+        await interaction.edit_original_response(content=text)
 
     # ---------------------------------------------------------------- commands
 
@@ -183,11 +227,18 @@ class TableCog(commands.Cog, name="Table"):
 
         async def abandon(interaction: discord.Interaction) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
-                await self.service.abandon(info.id, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(
-                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.command} new`.")
-                self.announcer.spawn(self.announcer.retire_all(info.id))
+                info = await self._host_game_here(interaction, game)
+
+                async def act(confirm: discord.Interaction) -> str:
+                    await self.service.abandon(info.id, confirm.user.id, admin=self._is_admin(confirm))
+                    await self.announcer.send_channel(info.channel_id, content=(
+                        f"{game.title} game #{info.id} was abandoned by <@{confirm.user.id}>. "
+                        f"Start a new one with `/{game.command} new`."))
+                    self.announcer.spawn(self.announcer.retire_all(info.id))
+                    return f"{game.title} game #{info.id} was abandoned."
+
+                await self._confirm(interaction, info.id, f"Abandon {game.title} game #{info.id}? The game ends for "
+                                    "everyone and cannot be resumed.", "Abandon the game", act)
 
             await self._safe(interaction, run())
 
@@ -196,28 +247,40 @@ class TableCog(commands.Cog, name="Table"):
         async def replace(interaction: discord.Interaction, seat: app_commands.Range[int, 1, game.type.max_seats],
                           player: discord.User | None = None) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
+                info = await self._host_game_here(interaction, game)
                 name = player.display_name if player else f"AI {seat}"
-                result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
-                                                         by_user_id=interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(f"Seat {seat} is now played by {name}.")
-                self.announcer.spawn(self.announcer.announce(result))
+                old = next((s.display_name for s in info.seats if s.seat == seat - 1), f"seat {seat}")
+
+                async def act(confirm: discord.Interaction) -> str:
+                    result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
+                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm))
+                    self.announcer.spawn(self.announcer.announce(result))  # the channel is told by the event line
+                    return f"Seat {seat} is now played by {name}."
+
+                await self._confirm(interaction, info.id, f"Give seat {seat} ({old}) to {name}? {old} loses the seat.",
+                                    "Replace", act)
 
             await self._safe(interaction, run())
 
         async def undo(interaction: discord.Interaction) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
-                result = await self.service.undo(info.id, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message("Undoing the last step…", ephemeral=True)
-                self.announcer.spawn(self.announcer.retire_all(info.id))
-                self.announcer.spawn(self.announcer.announce(result))
+                info = await self._host_game_here(interaction, game)
+
+                async def act(confirm: discord.Interaction) -> str:
+                    result = await self.service.undo(info.id, confirm.user.id, admin=self._is_admin(confirm))
+                    self.announcer.spawn(self.announcer.retire_all(info.id))
+                    self.announcer.spawn(self.announcer.announce(result))  # the undo line says what was taken back
+                    return "The last step was undone; everyone is told in the channel."
+
+                await self._confirm(interaction, info.id, f"Undo the last step of {game.title} game #{info.id}? "
+                                    "The moves of that step (and any choices made since) are taken back, and "
+                                    "everyone is told.", "Undo", act)
 
             await self._safe(interaction, run())
 
-        secrets = "secret screen and current choice" if game.type.hidden_information else "current decision"
+        mine = "secret screen and current choice" if game.type.hidden_information else "current decision"
         for name, description, callback in (
-                ("screen", f"Show your {secrets} (only you see it)", screen),
+                ("screen", f"Show your {mine} (only you see it)", screen),
                 ("waiting", "Who the game is waiting for, and until when", waiting),
                 ("status", "The table as it stands", status),
                 ("show", p.board_description if hasattr(p, "board_description") else "Show a player's board", show),
@@ -310,8 +373,6 @@ class TableCog(commands.Cog, name="Table"):
             game_lines = [limit[0].upper() + limit[1:]]
         lines += game_lines
         g = info.id
-        from bot.ui.spec import Button
-
         rows: list[list] = [[Button("Join", ids.lobby_id(g, "join"), "primary"), Button("Leave", ids.lobby_id(g, "leave")),
                              Button("Add AI", ids.lobby_id(g, "ai")), Button("Start", ids.lobby_id(g, "start"), "success")]]
         return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
@@ -335,6 +396,8 @@ class TableCog(commands.Cog, name="Table"):
             return
         if control.surface == "table" and control.op == "screen":
             await self.show_screen(interaction, control.game)
+        elif control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
+            await self._safe(interaction, self._confirmed(interaction, control.op))
         elif control.surface == "lobby":
             await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
 
