@@ -1,7 +1,8 @@
 """Registry of game kinds.
 
-The service is generic: everything it knows about a game's rules goes through a GameKind adapter.  An
-engine module only has to expose the functions from docs/architecture.md; `from_engine` wraps it.
+The service is generic: everything it knows about a game's rules goes through a GameKind adapter, built
+by `from_game` from the contract Game (engine/api.py) each engine package exports; the list of games is
+engine/registry.py.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
+
+from engine import api, registry
+from engine.api import Game, GameType, Outcome
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -74,6 +77,11 @@ class GameKind:
     min_seats: int = 1
     max_seats: int = 4
     display_name: str = ""
+    game: Game | None = None  # the contract Game behind this kind (None for kinds built by hand in tests)
+
+    @property
+    def type(self) -> GameType | None:
+        return self.game.type if self.game is not None else None
 
     def rebuild(self, options: dict, seed: int, seats: int, actions: list[tuple[int, Action]]) -> State:
         """State after applying `actions` (seat, action) from a fresh game; the log is the source of truth."""
@@ -110,59 +118,58 @@ def kinds() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def from_engine(name: str, engine: ModuleType, **extra: Any) -> GameKind:
-    """Build a GameKind from a module with the architecture.md engine API."""
+def _legacy_scores(state: State, outcome: Outcome | None) -> list[dict] | None:
+    if outcome is None:
+        return None
+    return [{"seat": r.seat, "total": r.total, "winner": r.winner, "rank": r.rank,
+             "breakdown": dict(r.breakdown), "note": r.note} for r in outcome.results]
+
+
+def from_game(game: Game, *, final_scores: Callable[[State], list[dict] | None] | None = None) -> GameKind:
+    """The service's adapter for a contract Game (engine/api.py).
+
+    Prompts reach the service as small dicts {"kind", "key", "waiting"}: the structured choices are only
+    computed when a presenter or an AI reads them from `GameKind.game.pending`.
+    """
+
+    def pending(state: State) -> dict[int, dict]:
+        return {seat: {"kind": p.kind, "key": p.key, "waiting": p.waiting} for seat, p in game.pending(state).items()}
+
+    def normalize(options: dict, seats: int) -> dict:
+        try:
+            return game.options_for(options, seats)
+        except api.IllegalAction as exc:
+            raise ValueError(exc.message) from None
+
     return GameKind(
-        name=name,
-        new_game=engine.new_game,
-        apply=engine.apply_action,
-        pending=engine.pending,
-        view=engine.view,
-        default_action=engine.default_action,
-        is_over=engine.is_over,
-        final_scores=engine.final_scores,
-        replay=engine.replay,
-        illegal=engine.IllegalAction,
-        **extra,
+        name=game.type.name,
+        new_game=game.new_game,
+        apply=game.apply,
+        pending=pending,
+        view=game.view,
+        default_action=game.default_action,
+        is_over=game.is_over,
+        final_scores=final_scores or (lambda state: _legacy_scores(state, game.outcome(state))),
+        replay=game.replay,
+        illegal=api.IllegalAction,
+        choose_action=game.choose_action,
+        normalize_options=normalize,
+        prompt_key=lambda state, seat, prompt: prompt["key"],
+        is_waiting=lambda state, seat, prompt: bool(prompt["waiting"]),
+        min_seats=game.type.min_seats,
+        max_seats=game.type.max_seats,
+        display_name=game.type.display_name,
+        game=game,
     )
 
 
-def _viceroy_options(options: dict, seats: int) -> dict:
-    out = {"players": seats, "deal": 4, "virtual_opponents": 0}
-    out.update({k: v for k, v in options.items() if k in ("deal", "virtual_opponents")})
-    out["players"] = seats
-    return out
-
-
-def _load_viceroy() -> None:
-    engine = importlib.import_module("engine.viceroy")
-    choose = None
-    try:
-        ai = importlib.import_module("engine.viceroy.ai")
-        choose = getattr(ai, "choose_action", None)
-    except ImportError:
-        pass
-    extra: dict[str, Any] = {}
-    engine_key = getattr(engine, "prompt_key", None)
-    if engine_key is not None:
-        # The engine names its decisions itself (stable across amendments of a sealed choice).
-        def _key(state: State, seat: int, prompt: dict) -> str:
-            return engine_key(state, seat) or default_prompt_key(state, seat, prompt)
-
-        extra["prompt_key"] = _key
-    register(
-        from_engine(
-            "viceroy",
-            engine,
-            choose_action=choose,
-            **extra,
-            normalize_options=_viceroy_options,
-            min_seats=1,
-            max_seats=4,
-            display_name="Viceroy",
-        )
-    )
+def _load_registered(name: str) -> None:
+    game = registry.load_game(name)
+    # An engine package may still export its own score rows (same list-of-dicts shape, game-specific
+    # breakdown keys) for presenters written against them.
+    legacy = getattr(importlib.import_module(f"engine.{name}"), "final_scores", None)
+    register(from_game(game, final_scores=legacy))
 
 
 # Kinds registered on first use, so importing bot.games never imports an engine.
-_LAZY: dict[str, Callable[[], None]] = {"viceroy": _load_viceroy}
+_LAZY: dict[str, Callable[[], None]] = {name: (lambda n=name: _load_registered(n)) for name in registry.GAMES}

@@ -127,6 +127,18 @@ MIGRATIONS: list[list[str]] = [
         # [seq, version, event]); see Tx.pack_game.
         "ALTER TABLE game_events ADD COLUMN packed INTEGER NOT NULL DEFAULT 0",
     ],
+    [
+        # A seat's half-built answer to its current prompt (a multi-step form), kept across restarts.
+        # prompt_key says which prompt it belongs to, so a draft for an earlier prompt is recognisably stale.
+        """CREATE TABLE drafts (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            prompt_key TEXT NOT NULL,
+            data TEXT NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -425,8 +437,8 @@ class Tx:
         return [(r[0], r[1], json.loads(r[2])) for r in rows]
 
     async def pack_game(self, game_id: int) -> None:
-        """Shrink a finished game: one compressed public-log row, and no stored submission results (they
-        only serve retries of a live interaction)."""
+        """Shrink a finished game: one compressed public-log row, no stored submission results (they
+        only serve retries of a live interaction) and no drafts."""
         rows = await self._all(
             "SELECT seq, version, event FROM game_events WHERE game_id=? AND packed=0 ORDER BY seq", (game_id,))
         if rows:
@@ -436,6 +448,23 @@ class Tx:
                 "INSERT INTO game_events (game_id, seq, version, event, created_at, packed) VALUES (?,?,?,?,?,1)",
                 (game_id, rows[-1][0], rows[-1][1], blob, time.time()))
         await self._exec("DELETE FROM action_results WHERE game_id=?", (game_id,))
+        await self._exec("DELETE FROM drafts WHERE game_id=?", (game_id,))
+
+    # drafts
+    async def get_draft(self, game_id: int, seat: int) -> tuple[str, dict] | None:
+        row = await self._one("SELECT prompt_key, data FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
+        return (row[0], json.loads(row[1])) if row else None
+
+    async def put_draft(self, game_id: int, seat: int, prompt_key: str, data: dict | None, *,
+                        now: float | None = None) -> None:
+        """Store the seat's draft for `prompt_key` (replacing any earlier one); None deletes it."""
+        if data is None:
+            await self._exec("DELETE FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
+            return
+        await self._exec(
+            "INSERT INTO drafts (game_id, seat, prompt_key, data, updated_at) VALUES (?,?,?,?,?)"
+            " ON CONFLICT(game_id, seat) DO UPDATE SET prompt_key=excluded.prompt_key, data=excluded.data,"
+            " updated_at=excluded.updated_at", (game_id, seat, prompt_key, compact_json(data), time.time() if now is None else now))
 
     # preferences
     async def get_pref(self, user_id: int, key: str) -> str | None:

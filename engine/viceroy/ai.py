@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 
 from . import cards as C
-from . import game as G
 from . import moves as M
+from .auction import auction_offer
+from .flow import apply_action
+from .prompts import pending
+from .setup import new_game
+from .state import CHOICE_LAWS, DISCARD_GEMS
 
 _REWARD_VALUE = {
     "gems": 1.2,
@@ -104,7 +108,7 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
         return None
     plan["slot"] = rng.choice(where["slots"])
     if number == 69:
-        offer = G.auction_offer(state)
+        offer = auction_offer(state)
         if not offer:
             return None
         plan["take"] = rng.choice(offer)
@@ -114,7 +118,7 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
         plan["tuck"] = others[: rng.randint(0, len(others))]
     elif number == 76:
         plan["store"] = M.balanced_gems(player["gems"], min(8, sum(player["gems"].values()) // 2))
-    elif number in G.CHOICE_LAWS:
+    elif number in CHOICE_LAWS:
         option = rng.randrange(3)
         chosen = C.card(number)["effect"]["options"][option]
         items = chosen if isinstance(chosen, list) else [chosen]
@@ -146,21 +150,21 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         return max(candidates, key=lambda c: c[0])[1]
     if player["hand"] and rng.random() < 0.6:
         return {"type": "discard", "card": rng.choice(player["hand"]),
-                "gems": M.balanced_gems(state["reserve"], G.DISCARD_GEMS, _needed_colours(player))}
+                "gems": M.balanced_gems(state["reserve"], DISCARD_GEMS, _needed_colours(player))}
     return {"type": "pass"}
 
 
 def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions: int = 20000) -> tuple[dict, list[dict]]:
     """Play a whole game between AI seats. Returns the final state and the ordered actions (the record)."""
-    state = G.new_game(options, seed)
+    state = new_game(options, seed)
     rng = random.Random(seed if rng_seed is None else rng_seed)
     actions: list[dict] = []
     for _ in range(max_actions):
-        prompts = G.pending(state)
+        prompts = pending(state)
         if not prompts:
             return state, actions
         seat = min(s for s, p in prompts.items() if not p.get("submitted"))
         action = choose_action(state, seat, rng)
-        G.apply_action(state, seat, action)
+        apply_action(state, seat, action)
         actions.append({"seat": seat, "action": action})
     raise RuntimeError("the game did not end")

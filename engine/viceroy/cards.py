@@ -160,8 +160,7 @@ def section_colors(number: int) -> dict[str, str]:
     }
 
 
-def cost(number: int, level: int) -> dict[str, int]:
-    """Gems a character costs on a level (cumulative rows; level 5 adds one more of the row-4 colour)."""
+def _cost(number: int, level: int) -> dict[str, int]:
     rows = CARDS[number]["rows"]
     total = dict.fromkeys(COLORS, 0)
     for row in rows[: min(level, 4)]:
@@ -169,6 +168,19 @@ def cost(number: int, level: int) -> dict[str, int]:
     if level == 5:
         total[rows[3]["cost"]] += 1
     return total
+
+
+# COST[number][level]: the cost table, computed once (index 0 unused). Shared: read it, never change it.
+COST: dict[int, list[dict[str, int]]] = {
+    n: [dict.fromkeys(COLORS, 0)] + [_cost(n, level) for level in range(1, 6)] for n in CHARACTER_NUMBERS
+}
+
+
+def cost(number: int, level: int) -> dict[str, int]:
+    """Gems a character costs on a level (cumulative rows; level 5 adds one more of the row-4 colour)."""
+    if 1 <= level <= 5 and number in COST:
+        return dict(COST[number][level])
+    return _cost(number, level)
 
 
 def rewards(number: int, level: int) -> list[dict]:

@@ -3,36 +3,42 @@
 from __future__ import annotations
 
 from . import cards as C
-from . import game as G
 from . import pyramid as P
+from .auction import auction_cards, auction_offer
+from .laws import royal_favor_options
+from .payment import auto_payment
+from .rewards import reward_choice
+from .rules import rules_for
+from .state import DISCARD_GEMS, PASS_GEMS, balanced_gems, science_count
 
-
-def balanced_gems(reserve: dict[str, int], count: int, prefer: list[str] | None = None) -> dict[str, int]:
-    """``count`` gems from the reserve, spread over the colours (preferred colours first)."""
-    take = G._zero()
-    order = list(prefer or []) + [c for c in C.COLORS if c not in (prefer or [])]
-    left = dict(reserve)
-    need = min(count, sum(left.values()))
-    while need > 0:
-        for c in order:
-            if need and left[c] > 0:
-                take[c] += 1
-                left[c] -= 1
-                need -= 1
-    return take
+__all__ = [
+    "auction_options",
+    "balanced_gems",
+    "character_plays",
+    "default_action",
+    "development_options",
+    "law_targets",
+    "reward_choice",
+    "royal_favor_options",
+]
 
 
 def auction_options(state: dict, seat: int) -> dict:
     player = state["players"][seat]
+    gems = player["gems"]
     bids = []
+    cards = auction_cards(state)
     for colour in C.COLORS:
-        there = G.cards_at(state, colour)
-        if there and player["gems"][colour] > 0:
-            bids.append({"color": colour, "cards": there})
+        for spot in cards:
+            if colour in spot["colors"]:
+                there = [c for c in (spot["base"], spot["tip"]) if c is not None]
+                if there and gems[colour] > 0:
+                    bids.append({"color": colour, "cards": there})
+                break
     return {
         "bids": bids,
-        "attack": G.auction_offer(state) if player["attacks"] > 0 else [],
-        "pass_gems": G.PASS_GEMS + G.science_count(player),
+        "attack": auction_offer(state) if player["attacks"] > 0 else [],
+        "pass_gems": PASS_GEMS + science_count(player),
     }
 
 
@@ -41,8 +47,8 @@ def character_plays(state: dict, seat: int, number: int) -> list[dict]:
     player = state["players"][seat]
     out = []
     for slot in P.legal_slots(player["pyramid"], number):
-        level = P.level_of(slot)
-        payment = G.auto_payment(player, number, level)
+        level = P.parse_slot(slot)[0]
+        payment = auto_payment(player, number, level, state)
         out.append({"slot": slot, "level": level, "cost": C.cost(number, level), "payment": payment})
     return out
 
@@ -65,56 +71,19 @@ def development_options(state: dict, seat: int) -> dict:
             plays[number] = law_targets(state, seat, number)
         else:
             plays[number] = {"slots": character_plays(state, seat, number)}
-    return {"hand": list(player["hand"]), "plays": plays, "discard_gems": G.DISCARD_GEMS}
+    return {"hand": list(player["hand"]), "plays": plays, "discard_gems": DISCARD_GEMS}
 
 
 def default_action(state: dict, seat: int) -> dict:
     """What a seat does when its time runs out: pass, skip painting, or the simplest answer (§ deadlines)."""
+    rules = rules_for(state)
     decision = state["decision"]
     if decision is not None and decision["seat"] == seat:
-        return _default_answer(state, seat, decision)
-    phase = state["phase"]
-    player = state["players"][seat]
-    if phase == "setup":
-        hand = player["hand"]
-        keep = hand[1] if len(hand) > 1 else hand[0]
-        return {"type": "setup", "start": hand[0], "keep": keep, "reward": reward_choice(state, hand[0], 1)}
-    if phase == "auction":
-        count = G.PASS_GEMS + G.science_count(player)
-        return {"type": "pass", "gems": balanced_gems(state["reserve"], count)}
-    if phase == "development":
-        return {"type": "pass"}
-    if phase == "painting":
-        return {"type": "paint", "paint": []}
-    raise ValueError("nothing to decide")
-
-
-def reward_choice(state: dict, number: int, level: int, items: list[dict] | None = None) -> dict:
-    """A simple complete set of reward choices: gems spread over the colours, cards from the small deck."""
-    if items is None:
-        items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
-    gems = sum(i["amount"] for i in items if i["type"] == "gems")
-    draws = sum(i["amount"] for i in items if i["type"] == "cards")
-    out: dict = {"level5": "rows"} if level == 5 else {}
-    if gems:
-        out["gems"] = balanced_gems(state["reserve"], gems)
-    if draws:
-        out["draw"] = ["small"] * draws
-    return out
-
-
-def _default_answer(state: dict, seat: int, decision: dict) -> dict:
-    kind = decision["kind"]
-    if kind == "gems":
-        return {"type": "decide", "gems": balanced_gems(state["reserve"], decision["count"])}
-    if kind in ("attack_pick", "solo_discard"):
-        return {"type": "decide", "card": decision["options"][0]}
-    if kind == "royal_favor":
-        return {"type": "decide", "slot": decision["options"][0]}
-    if kind == "archive":
-        return {"type": "decide", "archive": False}
-    if kind == "chancery_return":
-        return {"type": "decide", "cards": decision["options"][: decision["count"]]}
-    if kind == "replan":
-        return {"type": "decide", "plan": {"type": "pass"}}
-    raise ValueError(f"unknown decision {kind}")
+        question = rules.decisions.get(decision["kind"])
+        if question is None:
+            raise ValueError(f"unknown decision {decision['kind']}")
+        return question.default(state, seat, decision)
+    phase = rules.phases.get(state["phase"])
+    if phase is None or phase.default is None:
+        raise ValueError("nothing to decide")
+    return phase.default(state, seat)

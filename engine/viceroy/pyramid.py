@@ -43,18 +43,39 @@ COUNTED_TOKENS: tuple[str, ...] = ("science", "magic", "defense", "attack")
 # --------------------------------------------------------------------------- slots
 
 
+_PARSED: dict[str, tuple[int, int]] = {}
+
+
 def parse_slot(slot: str) -> tuple[int, int]:
     """``"L:x"`` -> ``(L, x)``; raises ValueError for anything else."""
     try:
+        return _PARSED[slot]
+    except (KeyError, TypeError):
+        pass
+    try:
         level_text, x_text = slot.split(":")
-        return int(level_text), int(x_text)
+        parsed = int(level_text), int(x_text)
     except (AttributeError, ValueError) as exc:
         raise ValueError(f"'{slot}' is not a pyramid position (expected level:x, e.g. 2:1)") from exc
+    if len(_PARSED) > 50_000:
+        _PARSED.clear()  # slots come from a small set; this only bounds what odd input can add
+    _PARSED[slot] = parsed
+    return parsed
 
 
 def slot_name(level: int, x: int) -> str:
     """``(L, x)`` -> ``"L:x"``."""
     return f"{level}:{x}"
+
+
+def free_after_placing(pyramid: dict, slot: str, card_number: int) -> list[str]:
+    """The free cards once ``card_number`` is placed at ``slot`` (the placed card itself left out).
+
+    What Royal Favor (74) may tuck: the cards the law comes to rest on are no longer free.
+    """
+    cards = dict(_cards(pyramid))
+    cards[slot] = {"card": card_number, "tucked": []}
+    return [s for s in free_cards({"cards": cards}) if s != slot]
 
 
 def level_of(slot: str) -> int:
@@ -69,6 +90,9 @@ def _cards(pyramid: dict) -> dict[str, dict]:
 # --------------------------------------------------------------------------- placement
 
 
+_LEGAL: dict[tuple, tuple[str, ...]] = {}
+
+
 def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     """Every empty slot where ``card_number`` may be placed, ordered by level then x.
 
@@ -79,6 +103,18 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     cards = _cards(pyramid)
     if not cards:
         return ["1:0"]
+    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot).
+    key = (is_law(card_number), *cards)
+    found = _LEGAL.get(key)
+    if found is None:
+        found = tuple(_legal_slots(cards, card_number))
+        if len(_LEGAL) > 20_000:
+            _LEGAL.clear()
+        _LEGAL[key] = found
+    return list(found)
+
+
+def _legal_slots(cards: dict, card_number: int) -> list[str]:
     by_level: dict[int, set[int]] = {}
     for slot in cards:
         level, x = parse_slot(slot)
@@ -289,6 +325,7 @@ __all__ = [
     "circle_of",
     "circles",
     "completed_circle",
+    "free_after_placing",
     "free_cards",
     "infinite_gems",
     "law_slots",

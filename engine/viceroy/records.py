@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from . import game as G
+from .errors import IllegalAction
+from .flow import apply_action
+from .setup import new_game
 
 RECORD_FORMAT = 1
 
@@ -15,10 +17,10 @@ def replay(record: dict) -> dict:
     """Rebuild the state by applying every recorded action to a new game."""
     if record.get("game", "viceroy") != "viceroy":
         raise ValueError("not a Viceroy game record")
-    state = G.new_game(record["options"], record["seed"], len(record["seats"]))
+    state = new_game(record["options"], record["seed"], len(record["seats"]))
     for i, item in enumerate(record["actions"]):
         try:
-            G.apply_action(state, item["seat"], item["action"])
-        except G.IllegalAction as exc:
+            apply_action(state, item["seat"], item["action"])
+        except IllegalAction as exc:
             raise ValueError(f"record action {i} is illegal: {exc.message}") from exc
     return state

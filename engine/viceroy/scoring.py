@@ -3,7 +3,8 @@
 ``score_player`` reads only ``state["options"]`` and ``state["players"]`` (each player: ``pyramid``,
 ``attacks``); it never mutates the state.
 
-Seven categories, in the order of the rules:
+The categories are a list of scorers (``SCORERS``; a module adds its own through the ruleset). The base
+game's seven, in the order of the rules:
 
 1. ``circles``: each single-colour circle scores its upper card's level plus the player's circle-bonus
    tokens of that colour (every bonus token of a colour counts for every circle of that colour).
@@ -19,8 +20,11 @@ Seven categories, in the order of the rules:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.viceroy import pyramid as pyr
 from engine.viceroy.cards import is_law
+from engine.viceroy.rules import Scorer, rules_for
 
 SET_POINTS = 12
 ATTACK_PENALTY = 4
@@ -56,79 +60,102 @@ def is_solo(state: dict) -> bool:
     return sum(1 for p in state["players"] if isinstance(p.get("pyramid"), dict)) == 1
 
 
-def _law_points(
-    pyramid: dict, slot: str, entry: dict, single_circles: int, gems_count: int, sets: int
-) -> int:
-    number = entry["card"]
-    tucked = len(entry.get("tucked") or ())
-    if number == LAW_CENSUS:
-        return pyr.cards_count(pyramid)
-    if number == LAW_SECRET_SERVICE:
-        return 5 * tucked
-    if number == LAW_ROYAL_FAVOR:
-        return 3 * min(pyr.level_of(slot), 4)
-    if number == LAW_ACADEMY:
-        return 3 * sets
-    if number == LAW_TREASURY:
-        return 2 * sum((entry.get("gems") or {}).values())
-    if number == LAW_ARCHIVE:
-        return 4 * tucked
-    if number == LAW_HERALDRY:
-        return single_circles + gems_count
-    if number in LAW_ALLIANCES:
-        cards = pyramid["cards"]
-        return 2 * sum(1 for n in pyr.neighbours(pyramid, slot) if not is_law(cards[n]["card"]))
-    return 0
+class ScoreContext:
+    """What the scorers of one pyramid share: the counts they need, computed once, and the details."""
+
+    def __init__(self, pyramid: dict, opponents_attacks: int, state: dict | None = None, seat: int | None = None,
+                 law_points: dict | None = None) -> None:
+        self.pyramid = pyramid
+        self.state = state
+        self.seat = seat
+        self.opponents_attacks = opponents_attacks
+        self.law_points = LAW_POINTS if law_points is None else law_points
+        self.bonus = pyr.circle_bonus(pyramid)
+        self.single = [c for c in pyr.circles(pyramid) if c["single"]]
+        self.infinite = pyr.infinite_gems(pyramid)
+        self.magic = pyr.token_count(pyramid, "magic")
+        self.magic_bonus = pyr.magic_bonus(pyramid)
+        self.science = pyr.token_count(pyramid, "science")
+        self.defense = pyr.token_count(pyramid, "defense")
+        self.sets = min(self.science, self.magic, self.defense)
+        self.details: dict = {}
+
+
+# End-game points of the laws, by number: fn(ctx, slot, entry) -> points.
+LAW_POINTS: dict[int, Callable[[ScoreContext, str, dict], int]] = {
+    LAW_CENSUS: lambda ctx, slot, entry: pyr.cards_count(ctx.pyramid),
+    LAW_SECRET_SERVICE: lambda ctx, slot, entry: 5 * len(entry.get("tucked") or ()),
+    LAW_ROYAL_FAVOR: lambda ctx, slot, entry: 3 * min(pyr.level_of(slot), 4),
+    LAW_ACADEMY: lambda ctx, slot, entry: 3 * ctx.sets,
+    LAW_TREASURY: lambda ctx, slot, entry: 2 * sum((entry.get("gems") or {}).values()),
+    LAW_ARCHIVE: lambda ctx, slot, entry: 4 * len(entry.get("tucked") or ()),
+    LAW_HERALDRY: lambda ctx, slot, entry: len(ctx.single) + len(ctx.infinite),
+}
+for _alliance in LAW_ALLIANCES:
+    LAW_POINTS[_alliance] = lambda ctx, slot, entry: 2 * sum(
+        1 for n in pyr.neighbours(ctx.pyramid, slot) if not is_law(ctx.pyramid["cards"][n]["card"]))
+
+
+def _circles(ctx: ScoreContext) -> int:
+    details = [{"slot": c["slot"], "color": c["color"], "points": circle_value(c["level"], c["color"], ctx.bonus)}
+               for c in ctx.single]
+    ctx.details["circles"] = details
+    return sum(d["points"] for d in details)
+
+
+def _infinite_gems(ctx: ScoreContext) -> int:
+    details = [{"slot": slot, "color": color, "points": circle_value(pyr.level_of(slot), color, ctx.bonus)}
+               for slot, color in ctx.infinite]
+    ctx.details["infinite_gems"] = details
+    return sum(d["points"] for d in details)
+
+
+def _laws(ctx: ScoreContext) -> int:
+    details = []
+    cards = ctx.pyramid.get("cards", {})
+    for slot in sorted(cards, key=pyr.parse_slot):
+        entry = cards[slot]
+        if not is_law(entry["card"]):
+            continue
+        points = ctx.law_points.get(entry["card"])
+        details.append({"slot": slot, "card": entry["card"], "points": points(ctx, slot, entry) if points else 0})
+    ctx.details["laws"] = details
+    return sum(d["points"] for d in details)
+
+
+SCORERS: list[Scorer] = [
+    Scorer("circles", _circles),
+    Scorer("infinite_gems", _infinite_gems),
+    Scorer("laws", _laws),
+    Scorer("power_points", lambda ctx: pyr.power_points(ctx.pyramid)),
+    Scorer("magic", lambda ctx: ctx.magic * ctx.magic_bonus),
+    Scorer("sets", lambda ctx: SET_POINTS * ctx.sets),
+    Scorer("attack", lambda ctx: -ATTACK_PENALTY * max(0, ctx.opponents_attacks - ctx.defense)),
+]
+
+
+def _score(ctx: ScoreContext, scorers: list[Scorer]) -> dict:
+    breakdown = {scorer.category: scorer.score(ctx) for scorer in scorers}
+    details = {
+        "circles": ctx.details.get("circles", []),
+        "infinite_gems": ctx.details.get("infinite_gems", []),
+        "laws": ctx.details.get("laws", []),
+        "circle_bonus": ctx.bonus,
+        "magic_tokens": ctx.magic,
+        "magic_bonus": ctx.magic_bonus,
+        "science": ctx.science,
+        "defense": ctx.defense,
+        "sets": ctx.sets,
+        "opponents_attacks": ctx.opponents_attacks,
+    }
+    for key, value in ctx.details.items():
+        details.setdefault(key, value)
+    return {"total": sum(breakdown.values()), "breakdown": breakdown, "details": details}
 
 
 def score_pyramid(pyramid: dict, opponents_attacks: int = 0) -> dict:
-    """Score one pyramid; ``opponents_attacks`` is the opponents' total of unused attack tokens."""
-    bonus = pyr.circle_bonus(pyramid)
-    single = [c for c in pyr.circles(pyramid) if c["single"]]
-    circle_details = [
-        {"slot": c["slot"], "color": c["color"], "points": circle_value(c["level"], c["color"], bonus)}
-        for c in single
-    ]
-    gem_details = [
-        {"slot": slot, "color": color, "points": circle_value(pyr.level_of(slot), color, bonus)}
-        for slot, color in pyr.infinite_gems(pyramid)
-    ]
-    magic = pyr.token_count(pyramid, "magic")
-    bonus_sum = pyr.magic_bonus(pyramid)
-    science = pyr.token_count(pyramid, "science")
-    defense = pyr.token_count(pyramid, "defense")
-    sets = min(science, magic, defense)
-
-    law_details = []
-    for slot in sorted(pyramid.get("cards", {}), key=pyr.parse_slot):
-        entry = pyramid["cards"][slot]
-        if not is_law(entry["card"]):
-            continue
-        points = _law_points(pyramid, slot, entry, len(single), len(gem_details), sets)
-        law_details.append({"slot": slot, "card": entry["card"], "points": points})
-
-    breakdown = {
-        "circles": sum(d["points"] for d in circle_details),
-        "infinite_gems": sum(d["points"] for d in gem_details),
-        "laws": sum(d["points"] for d in law_details),
-        "power_points": pyr.power_points(pyramid),
-        "magic": magic * bonus_sum,
-        "sets": SET_POINTS * sets,
-        "attack": -ATTACK_PENALTY * max(0, opponents_attacks - defense),
-    }
-    details = {
-        "circles": circle_details,
-        "infinite_gems": gem_details,
-        "laws": law_details,
-        "circle_bonus": bonus,
-        "magic_tokens": magic,
-        "magic_bonus": bonus_sum,
-        "science": science,
-        "defense": defense,
-        "sets": sets,
-        "opponents_attacks": opponents_attacks,
-    }
-    return {"total": sum(breakdown.values()), "breakdown": breakdown, "details": details}
+    """Score one pyramid with the base game's scorers; ``opponents_attacks`` is the opponents' unused attacks."""
+    return _score(ScoreContext(pyramid, opponents_attacks), SCORERS)
 
 
 def opponents_attacks(state: dict, seat: int) -> int:
@@ -139,9 +166,13 @@ def opponents_attacks(state: dict, seat: int) -> int:
 
 
 def score_player(state: dict, seat: int) -> dict:
-    """``{"total", "breakdown": {category: points}, "details": {...}}`` for one seat."""
+    """``{"total", "breakdown": {category: points}, "details": {...}}`` for one seat (the game's scorers)."""
     pyramid = state["players"][seat].get("pyramid") or {"cards": {}}
-    return score_pyramid(pyramid, opponents_attacks(state, seat))
+    if "options" not in state or not state["options"].get("modules"):
+        return score_pyramid(pyramid, opponents_attacks(state, seat))
+    rules = rules_for(state)
+    ctx = ScoreContext(pyramid, opponents_attacks(state, seat), state, seat, rules.law_points())
+    return _score(ctx, rules.scorers)
 
 
 def final_scores(state: dict) -> list[dict]:

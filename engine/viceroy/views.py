@@ -1,25 +1,25 @@
 """Per-seat and public views: exactly what a player (or the channel) may see.
 
 Views are built from scratch (never by copying the state and deleting), so a new secret field in the state
-cannot leak by accident: only what is listed here is shown.
+cannot leak by accident: only what a view contributor lists is shown. The ruleset holds the contributors, in
+order; a module adds its own (its public part and each seat's private part of ``state["ext"][name]``).
+A contributor is ``fn(state, seat, out, prompts)`` and adds keys to ``out``.
 """
 
 from __future__ import annotations
 
-import copy
-
-from . import cards as C
-from . import game as G
+from .auction import by_colour
+from .clone import copy_entry, json_copy
+from .prompts import pending
+from .rules import rules_for
 
 
 def _pyramid_view(pyramid: dict) -> dict:
-    return {"cards": copy.deepcopy(pyramid["cards"])}
+    return {"cards": {slot: copy_entry(entry) for slot, entry in pyramid["cards"].items()}}
 
 
-def view(state: dict, seat: int | None = None) -> dict:
-    """What ``seat`` may see; with ``seat=None``, the public view for the channel."""
+def players_part(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
     over = state["phase"] == "over"
-    prompts = G.pending(state)
     players = []
     for s, player in enumerate(state["players"]):
         pv = {
@@ -41,10 +41,14 @@ def view(state: dict, seat: int | None = None) -> dict:
             pv["hand"] = list(player["hand"])
             pv["used_infinite"] = list(player["used_infinite"])
         players.append(pv)
-    out = {
+    out["players"] = players
+
+
+def table_part(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
+    out.update({
         "game": "viceroy",
         "seat": seat,
-        "options": dict(state["options"]),
+        "options": json_copy(state["options"]),
         "phase": state["phase"],
         "turn": state["turn"],
         "round": state["round"],
@@ -53,14 +57,28 @@ def view(state: dict, seat: int | None = None) -> dict:
         "large_deck": len(state["large_deck"]),
         "small_deck": len(state["small_deck"]),
         "law_deck": len(state["law_deck"]),
-        "auction": {c: dict(state["auction"][c]) for c in C.COLORS},
+        "auction": by_colour(state),
         "discard": list(state["discard"]) if state["phase"] != "setup" else [],
-        "players": players,
         "virtual_opponents": len(state["virtual"]),
         "decision_seat": state["decision"]["seat"] if state["decision"] else None,
-        "scores": copy.deepcopy(state["scores"]),
-    }
+        "scores": json_copy(state["scores"]),
+    })
+
+
+def own_part(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
     if seat is not None:
-        out["my_choice"] = copy.deepcopy(state["choices"].get(str(seat)))
-        out["prompt"] = copy.deepcopy(prompts.get(seat))
+        out["my_choice"] = json_copy(state["choices"].get(str(seat)))
+        out["prompt"] = json_copy(prompts.get(seat))
+
+
+CONTRIBUTORS = [table_part, players_part, own_part]
+
+
+def view(state: dict, seat: int | None = None) -> dict:
+    """What ``seat`` may see; with ``seat=None``, the public view for the channel."""
+    rules = rules_for(state)
+    prompts = pending(state)
+    out: dict = {}
+    for contribute in rules.views:
+        contribute(state, seat, out, prompts)
     return out

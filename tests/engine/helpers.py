@@ -11,7 +11,7 @@ from collections import Counter
 
 from engine.viceroy import apply_action, default_action, new_game
 from engine.viceroy import cards as C
-from engine.viceroy import game as G
+from engine.viceroy.state import new_entry
 
 COLORS = C.COLORS
 
@@ -47,17 +47,21 @@ def submit(state: dict, actions: dict[int, dict]) -> list[dict]:
     return events
 
 
+def spot(state: dict, colour: str) -> dict:
+    """The auction card showing ``colour`` (``{"colors", "base", "tip"}``)."""
+    return next(s for s in state["auction"] if colour in s["colors"])
+
+
 def take_out(state: dict, number: int) -> None:
     """Remove a card from wherever it is (decks, auction, hands, pyramids, tucked, discard)."""
     for deck in ("large_deck", "small_deck", "law_deck", "discard"):
         if number in state[deck]:
             state[deck].remove(number)
             return
-    for colour in COLORS:
-        spot = state["auction"][colour]
+    for card in state["auction"]:
         for where in ("base", "tip"):
-            if spot[where] == number:
-                spot[where] = None
+            if card[where] == number:
+                card[where] = None
                 return
     for player in state["players"]:
         if number in player["hand"]:
@@ -95,7 +99,7 @@ def set_pyramid(state: dict, seat: int, layout: dict[str, int], tokens: dict[str
         take_out(state, n)
     cards = {}
     for slot, n in layout.items():
-        entry = G._entry(n, slot)
+        entry = new_entry(n, slot)
         entry["tokens"] = [dict(t) for t in (tokens or {}).get(slot, [])]
         cards[slot] = entry
     player["pyramid"]["cards"] = cards
@@ -104,17 +108,16 @@ def set_pyramid(state: dict, seat: int, layout: dict[str, int], tokens: dict[str
 
 def set_auction(state: dict, layout: dict[str, tuple[int | None, int | None]]) -> None:
     """Set the auction display: ``{colour: (base, tip)}``; unnamed colours are emptied."""
-    for colour in COLORS:
-        spot = state["auction"][colour]
+    for card in state["auction"]:
         for where in ("base", "tip"):
-            if spot[where] is not None:
-                state["discard"].append(spot[where])
-                spot[where] = None
+            if card[where] is not None:
+                state["discard"].append(card[where])
+                card[where] = None
     for colour, (base, tip) in layout.items():
         for where, n in (("base", base), ("tip", tip)):
             if n is not None:
                 take_out(state, n)
-                state["auction"][colour][where] = n
+                spot(state, colour)[where] = n
 
 
 def to_development(state: dict) -> None:
@@ -172,10 +175,10 @@ def card_places(state: dict) -> Counter:
     seen: Counter = Counter()
     for deck in ("large_deck", "small_deck", "law_deck", "discard"):
         seen.update(state[deck])
-    for colour in COLORS:
+    for card in state["auction"]:
         for where in ("base", "tip"):
-            if state["auction"][colour][where] is not None:
-                seen[state["auction"][colour][where]] += 1
+            if card[where] is not None:
+                seen[card[where]] += 1
     for player in state["players"]:
         seen.update(player["hand"])
         for entry in player["pyramid"]["cards"].values():

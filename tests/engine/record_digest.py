@@ -19,8 +19,19 @@ def _hash(value: object) -> str:
 
 
 def stored_layout(state: dict) -> dict:
-    """The state in the layout of the stored records (today's layout: unchanged)."""
-    return state
+    """The state in the layout of the stored records (state version 1).
+
+    Version 2 keeps the auction as a list of auction cards (``{"colors", "base", "tip"}``) instead of a
+    mapping by colour, and adds ``ext`` (the modules' state, empty in the base game). Nothing else differs.
+    """
+    if state.get("version") == 1:
+        return state
+    out = dict(state)
+    out["version"] = 1
+    out["auction"] = {spot["colors"][0]: {"base": spot["base"], "tip": spot["tip"]} for spot in state["auction"]}
+    assert state["ext"] == {}, "the stored records are base games"
+    del out["ext"]
+    return out
 
 
 def digests(state: dict) -> dict[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.viceroy import IllegalAction, apply_action
-from tests.engine.helpers import gems, set_auction, set_pyramid, settle, started, submit
+from tests.engine.helpers import gems, set_auction, set_pyramid, settle, spot, started, submit
 
 BASE, TIP = 20, 24
 
@@ -40,7 +40,7 @@ def test_k1_n2_bidder_takes_the_named_card(named: int) -> None:
     settle(state)
     assert won(state, 0) == [named]
     other = TIP if named == BASE else BASE
-    assert other in (state["auction"]["red"]["base"], state["auction"]["red"]["tip"]) or other in state["discard"]
+    assert other in (spot(state, "red")["base"], spot(state, "red")["tip"]) or other in state["discard"]
 
 
 def test_k2_n2_different_cards_both_win() -> None:
@@ -55,7 +55,7 @@ def test_k2_n2_same_card_neither_wins() -> None:
     submit(state, {0: {"type": "bid", "color": "red", "card": TIP}, 1: {"type": "bid", "color": "red", "card": TIP}})
     settle(state)
     assert won(state, 0) == [] and won(state, 1) == []
-    assert state["auction"]["red"] == {"base": BASE, "tip": TIP}
+    assert (spot(state, "red")["base"], spot(state, "red")["tip"]) == (BASE, TIP)
     assert state["players"][0]["gems"]["red"] == 1  # the bid gem is gone anyway
 
 
@@ -64,7 +64,7 @@ def test_k2_n1_nobody_wins() -> None:
     submit(state, {0: {"type": "bid", "color": "red"}, 1: {"type": "bid", "color": "red"}, 2: {"type": "pass"}})
     settle(state)
     assert won(state, 0) == [] and won(state, 1) == []
-    assert state["auction"]["red"]["base"] == BASE
+    assert spot(state, "red")["base"] == BASE
     assert state["active"] == [0, 1]  # both bid again in round 2
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from engine.viceroy import IllegalAction, apply_action
 from engine.viceroy import cards as C
+from engine.viceroy import moves as M
+from engine.viceroy import pyramid as P
 from engine.viceroy.scoring import score_player
 from tests.engine.helpers import (
     events_of,
@@ -14,6 +18,7 @@ from tests.engine.helpers import (
     set_hand,
     set_pyramid,
     settle,
+    spot,
     started,
     submit,
     to_development,
@@ -133,7 +138,7 @@ def test_law_69_royal_decree() -> None:
     top = state["small_deck"][-1]
     play(state, {"card": 69, "slot": "1:2", "take": 25, "archive": False})
     assert 25 in state["players"][0]["hand"]
-    assert state["auction"]["blue"] == {"base": 21, "tip": top}  # refilled from the small deck
+    assert (spot(state, "blue")["base"], spot(state, "blue")["tip"]) == (21, top)  # refilled from the small deck
     assert state["players"][0]["skip_next_auction"]
     apply_action(state, 0, PASS)
     # The next auction phase goes on without seat 0.
@@ -268,6 +273,45 @@ def test_law_74_royal_favor_asks_when_several_free_cards() -> None:
     assert state["decision"] is None and cards0(state)["1:-2"]["tucked"] == [52]
 
 
+def test_law_74_royal_favor_refuses_a_card_that_is_not_free() -> None:
+    state = law_game([74], {"1:0": 50, "1:2": 51, "1:4": 52, "2:1": 53})
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction) as err:
+        play(state, {"card": 74, "slot": "1:-2", "tuck": "1:2"}, answer=False)  # in the middle of its row
+    assert err.value.code == "not_free" and state == before
+    # Royal Favor on 2:3 rests on 1:2 and 1:4: 1:4 is free now but will not be once the law is placed.
+    with pytest.raises(IllegalAction) as err:
+        play(state, {"card": 74, "slot": "2:3", "tuck": "1:4"}, answer=False)
+    assert err.value.code == "not_free" and state == before
+
+
+def test_law_74_royal_favor_offers_only_cards_free_once_placed() -> None:
+    state = law_game([74], {"1:0": 50, "1:2": 51, "1:4": 52, "2:1": 53})
+    pyramid = state["players"][0]["pyramid"]
+    assert "1:4" in P.free_cards(pyramid)
+    assert M.royal_favor_options(pyramid, "2:3") == ["2:1"]
+    assert M.royal_favor_options(pyramid, "1:-2") == ["1:4", "2:1"]
+    play(state, {"card": 74, "slot": "2:3", "tuck": "2:1"})
+    assert cards0(state)["2:3"]["tucked"] == [53]
+
+
+def test_law_74_royal_favor_asks_again_when_the_card_stops_being_free() -> None:
+    state = law_game([74], {"1:0": 50, "1:2": 51, "1:4": 52, "2:1": 53})
+    set_hand(state, 1, [40])
+    state["active"] = [0, 1]
+    apply_action(state, 0, {"type": "play", "card": 74, "slot": "1:-2", "tuck": "1:4"})
+    # Before the round resolves, a card comes to rest on the named one (a built situation).
+    set_pyramid(state, 0, {"1:0": 50, "1:2": 51, "1:4": 52, "2:1": 53, "2:3": 54})
+    apply_action(state, 1, PASS)
+    decision = state["decision"]
+    assert decision["kind"] == "royal_favor" and "no longer free" in decision["text"]
+    assert decision["options"] == ["2:1", "2:3"]
+    with pytest.raises(IllegalAction):
+        apply_action(state, 0, {"type": "decide", "slot": "1:4"})
+    apply_action(state, 0, {"type": "decide", "slot": "2:3"})
+    assert cards0(state)["1:-2"]["tucked"] == [54]
+
+
 def test_law_75_academy_charter() -> None:
     state = law_game([75], {"1:0": 50}, tokens={"1:0": [{"type": "science"}, {"type": "magic"}, {"type": "defense"}]})
     play(state, {"card": 75, "slot": "1:2"})
@@ -332,7 +376,7 @@ def test_law_78_archive_on_card_reward_and_laws() -> None:
     apply_action(state, 0, {"type": "decide", "archive": True})
     assert cards0(state)["1:2"]["tucked"] == [top]
     # Royal Decree's card is offered to the Archive too.
-    offer = state["auction"]["red"]["base"] or state["auction"]["green"]["base"]
+    offer = spot(state, "red")["base"] or spot(state, "green")["base"]
     apply_action(state, 0, {"type": "play", "card": 69, "slot": "1:6", "take": offer, "archive": True})
     settle(state)
     assert cards0(state)["1:2"]["tucked"] == [top, offer]
@@ -349,14 +393,28 @@ def test_law_78_archive_on_usurpation() -> None:
     assert cards0(state)["1:2"]["tucked"] == [50]
 
 
-def test_law_78_archive_not_offered_for_chancery() -> None:
+def test_law_78_archive_offered_for_each_law_chancery_draws() -> None:
+    # RULES.md §10: Archive applies to every card taken into the hand, the laws Chancery (70) draws included.
     state = archive_game()
     to_development(state)
     set_hand(state, 0, [70])
     set_hand(state, 1, [])
     state["active"] = [0]
+    first, second, third = state["law_deck"][-1], state["law_deck"][-2], state["law_deck"][-3]
     apply_action(state, 0, {"type": "play", "card": 70, "slot": "1:4"})
+    assert state["decision"]["kind"] == "archive" and state["decision"]["card"] == first
+    apply_action(state, 0, {"type": "decide", "archive": True})
+    assert state["decision"]["kind"] == "archive" and state["decision"]["card"] == second
+    apply_action(state, 0, {"type": "decide", "archive": False})
+    assert state["decision"]["kind"] == "archive" and state["decision"]["card"] == third
+    apply_action(state, 0, {"type": "decide", "archive": False})
+    # Two laws reached the hand: both go back to the law deck.
     assert state["decision"]["kind"] == "chancery_return"
+    assert sorted(state["decision"]["options"]) == sorted([second, third]) and state["decision"]["count"] == 2
+    apply_action(state, 0, {"type": "decide", "cards": [third, second]})
+    assert cards0(state)["1:2"]["tucked"] == [first]
+    assert state["law_deck"][-1] == third and state["players"][0]["hand"] == []
+    assert law_points(state) == 4
 
 
 def test_law_79_heraldry() -> None:

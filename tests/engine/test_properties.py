@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engine.viceroy import apply_action, is_over, new_game, new_record, pending, replay, view
 from engine.viceroy import cards as C
 from engine.viceroy.ai import choose_action, play_game
-from tests.engine.helpers import COLORS, all_counts_non_negative, card_places, gem_totals
+from tests.engine.helpers import COLORS, all_counts_non_negative, card_places, gem_totals, spot
 
 CONFIGS = [
     # (players, virtual opponents, deal)
@@ -70,7 +70,7 @@ def card_numbers_in(value: object, key: str | None = None) -> set[int]:
 def public_cards(state: dict) -> set[int]:
     out = set(state["discard"]) if state["phase"] != "setup" else set()
     for colour in COLORS:
-        out |= {state["auction"][colour][w] for w in ("base", "tip")} - {None}
+        out |= {spot(state, colour)[w] for w in ("base", "tip")} - {None}
     for player in state["players"]:
         for entry in player["pyramid"]["cards"].values():
             out.add(entry["card"])

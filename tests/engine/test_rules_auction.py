@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from engine.viceroy import IllegalAction, apply_action, pending
-from tests.engine.helpers import COLORS, events_of, gems, set_auction, set_pyramid, settle, started, submit
+from tests.engine.helpers import (
+    COLORS,
+    events_of,
+    gems,
+    set_auction,
+    set_pyramid,
+    settle,
+    spot,
+    started,
+    submit,
+)
 
 
 def test_auction_bid_needs_gem_of_colour() -> None:
@@ -42,7 +52,7 @@ def test_attacks_resolve_first_in_priority_order() -> None:
     apply_action(state, 0, {"type": "decide", "card": 22})
     assert 22 in state["players"][0]["hand"]
     assert state["players"][0]["attacks"] == 0
-    assert state["auction"]["green"]["base"] is None
+    assert spot(state, "green")["base"] is None
 
 
 def test_attacker_with_nothing_left_keeps_token_and_passes() -> None:
@@ -153,8 +163,8 @@ def test_end_of_auction_discard_shift_reveal() -> None:
     settle(state)
     assert state["phase"] == "development"
     assert 24 in state["discard"]
-    assert {c: state["auction"][c]["tip"] for c in COLORS} == {"red": 20, "green": 21, "blue": 22, "yellow": 23}
-    assert [state["auction"][c]["base"] for c in COLORS] == list(reversed(top))
+    assert {c: spot(state, c)["tip"] for c in COLORS} == {"red": 20, "green": 21, "blue": 22, "yellow": 23}
+    assert [spot(state, c)["base"] for c in COLORS] == list(reversed(top))
     assert len(state["large_deck"]) == size - 4
 
 

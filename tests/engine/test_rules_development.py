@@ -14,6 +14,7 @@ from tests.engine.helpers import (
     set_hand,
     set_pyramid,
     settle,
+    spot,
     started,
     submit,
     to_development,
@@ -205,7 +206,7 @@ def test_infinite_gem_not_in_auction() -> None:
     state = started(2)
     set_pyramid(state, 0, {"1:0": 50}, tokens={"1:0": [{"type": "infinite_gem", "color": "red"}]})
     state["players"][0]["gems"] = gems(blue=1)
-    state["auction"]["red"]["base"] = state["auction"]["red"]["base"] or state["large_deck"].pop()
+    spot(state, "red")["base"] = spot(state, "red")["base"] or state["large_deck"].pop()
     with pytest.raises(IllegalAction) as exc:
         apply_action(state, 0, {"type": "bid", "color": "red"})
     assert exc.value.code == "no_gem"

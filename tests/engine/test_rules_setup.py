@@ -9,7 +9,7 @@ import pytest
 from engine.viceroy import IllegalAction, apply_action, default_action, new_game, pending
 from engine.viceroy import cards as C
 from engine.viceroy.ai import choose_action, play_game
-from tests.engine.helpers import COLORS, events_of, gems, settle, started, take_out
+from tests.engine.helpers import COLORS, events_of, gems, settle, spot, started, take_out
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -47,7 +47,7 @@ def test_setup_four_card_deal_start_and_keep() -> None:
     assert player["pyramid"]["cards"]["1:0"]["card"] == hand[0]
     assert hand[1] in player["hand"]
     # The two others went back into the shuffled decks.
-    decks = state["large_deck"] + state["small_deck"] + [state["auction"][c]["base"] for c in COLORS]
+    decks = state["large_deck"] + state["small_deck"] + [spot(state, c)["base"] for c in COLORS]
     hands = state["players"][0]["hand"] + state["players"][1]["hand"]
     for n in hand[2:]:
         assert n in decks or n in hands
@@ -111,7 +111,7 @@ def test_starting_card_reward_can_draw_a_card() -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_large_deck_48_small_deck_rest(players: int) -> None:
     state = started(players)
-    revealed = sum(1 for c in COLORS if state["auction"][c]["base"] is not None)
+    revealed = sum(1 for c in COLORS if spot(state, c)["base"] is not None)
     assert len(state["large_deck"]) + revealed == 48
     in_hands = sum(1 for p in state["players"] for n in p["hand"] if not C.is_law(n))
     drawn_small = in_hands - players  # starting card rewards may draw from the small deck
@@ -121,8 +121,8 @@ def test_large_deck_48_small_deck_rest(players: int) -> None:
 def test_four_cards_revealed() -> None:
     state = started(3)
     for c in COLORS:
-        assert state["auction"][c]["base"] is not None
-        assert state["auction"][c]["tip"] is None
+        assert spot(state, c)["base"] is not None
+        assert spot(state, c)["tip"] is None
     assert state["round"] == 1 and state["active"] == [0, 1, 2]
 
 

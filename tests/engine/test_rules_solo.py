@@ -6,7 +6,7 @@ import pytest
 
 from engine.viceroy import IllegalAction, apply_action, final_scores, new_game
 from engine.viceroy.ai import play_game
-from tests.engine.helpers import COLORS, events_of, gems, set_auction, settle, started, submit
+from tests.engine.helpers import COLORS, events_of, gems, set_auction, settle, spot, started, submit
 
 
 def solo(box_colour: str) -> dict:
@@ -34,7 +34,7 @@ def test_solo_virtual_same_colour_starts_a_new_round() -> None:
     assert state["reserve"]["red"] == reserve_red + 1  # the player's gem goes to the reserve
     assert state["box"] == gems(red=12)  # the virtual gem goes back to the box
     assert state["round"] == 2 and state["active"] == [0]
-    assert state["auction"]["red"]["base"] == 20
+    assert spot(state, "red")["base"] == 20
 
 
 def test_solo_virtual_other_colour_discards_its_base_card() -> None:
@@ -44,7 +44,7 @@ def test_solo_virtual_other_colour_discards_its_base_card() -> None:
     settle(state)
     assert 20 in state["players"][0]["hand"]
     assert 21 in state["discard"]  # the card at the base
-    assert state["auction"]["blue"]["tip"] == 25 or 25 in state["discard"]  # only one card goes
+    assert spot(state, "blue")["tip"] == 25 or 25 in state["discard"]  # only one card goes
     assert 25 not in state["players"][0]["hand"]
     assert state["box"] == gems(blue=12)
 
@@ -109,7 +109,7 @@ def test_virtual_and_real_bid_on_one_card_nobody_wins() -> None:
     set_auction(state, {"red": (20, None)})
     submit(state, {0: {"type": "bid", "color": "red"}, 1: {"type": "pass"}})
     settle(state)
-    assert state["auction"]["red"]["base"] == 20 and 20 not in state["players"][0]["hand"]
+    assert spot(state, "red")["base"] == 20 and 20 not in state["players"][0]["hand"]
 
 
 @pytest.mark.parametrize(("named", "wins"), [(25, True), (20, False)])
@@ -135,7 +135,7 @@ def test_two_virtual_on_two_cards_with_a_real_bidder_nobody_wins() -> None:
     set_auction(state, {"blue": (21, 26)})
     submit(state, {0: {"type": "bid", "color": "blue", "card": 26}, 1: {"type": "pass"}})
     settle(state)
-    assert state["auction"]["blue"] == {"base": 21, "tip": 26}
+    assert (spot(state, "blue")["base"], spot(state, "blue")["tip"]) == (21, 26)
 
 
 def test_two_virtual_on_one_card_bid_again() -> None:
@@ -144,7 +144,7 @@ def test_two_virtual_on_one_card_bid_again() -> None:
     submit(state, {0: {"type": "bid", "color": "red"}, 1: {"type": "bid", "color": "red"}})
     settle(state)
     assert state["round"] == 2
-    assert state["auction"]["blue"]["base"] == 21
+    assert spot(state, "blue")["base"] == 21
     assert not any(v["out"] for v in state["virtual"])
 
 

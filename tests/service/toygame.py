@@ -12,13 +12,11 @@ import random
 from typing import Any
 
 from bot.games import GameKind, register
+from engine import api
 
 
-class IllegalAction(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class IllegalAction(api.IllegalAction):
+    pass
 
 
 def _rng(state: dict) -> random.Random:
@@ -181,3 +179,49 @@ KIND = register(GameKind(
     illegal=IllegalAction, choose_action=choose_action, normalize_options=_options,
     min_seats=1, max_seats=6, display_name="Toy",
 ))
+
+
+def prompts(state: dict) -> dict[int, api.Prompt]:
+    """pending() on the game contract: the decision's key names the round (amending keeps it)."""
+    out = {}
+    for seat, p in pending(state).items():
+        key = f"{p['kind']}:{p['round']}"
+        choices = {"options": list(p["options"])}
+        out[seat] = api.Prompt(kind=p["kind"], key=key, waiting=not p.get("chosen", False), choices=choices)
+    return out
+
+
+def outcome(state: dict) -> api.Outcome | None:
+    rows = final_scores(state)
+    if rows is None:
+        return None
+    ranks = api.rank_results([(r["total"],) for r in rows])
+    return api.Outcome(tuple(api.SeatResult(seat=r["seat"], total=r["total"], winner=r["winner"], rank=rank,
+                                            breakdown=(("Rounds", r["total"]),))
+                             for r, rank in zip(rows, ranks, strict=True)), reason="all rounds played")
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    if state["phase"] == "decide":
+        return [{"type": "decide", "take": t} for t in ("points", "draw")]
+    return [{"type": "choose", "card": c} for c in sorted(set(state["hands"][seat]))]
+
+
+def determinize(state: dict, seat: int, rng: random.Random) -> dict:
+    """Other seats' hands and unrevealed choices re-drawn (the seat only knows their sizes)."""
+    for s in range(state["seats"]):
+        if s != seat and state["phase"] != "over":
+            chosen = state["choices"][s] is not None
+            hand = sorted(rng.randint(1, 9) for _ in state["hands"][s])
+            state["hands"][s] = hand
+            state["choices"][s] = rng.choice(hand) if chosen else None
+    return state
+
+
+TYPE = api.GameType(name="toy", display_name="Toy", min_seats=1, max_seats=6, dynamics="sealed",
+                    hidden_information=True,
+                    options=(api.OptionSpec("rounds", "Rounds", "int", 3, min=1, max=50),))
+
+GAME = api.Game(type=TYPE, new_game=new_game, pending=prompts, apply=apply_action, view=view,
+                default_action=default_action, outcome=outcome, choose_action=choose_action,
+                legal_actions=legal_actions, determinize=determinize)

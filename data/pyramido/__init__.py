@@ -1,0 +1,1 @@
+"""Pyramido component data (tiles.json) and the rules page (rules.md)."""

@@ -1,0 +1,253 @@
+"""Conformance checks every registered game must pass (the idea of PettingZoo's api_test).
+
+`check_game(game)` plays random games for every seat count and option set and checks, after every action:
+* the state is plain JSON and survives a JSON round trip;
+* `pending` returns `Prompt`s; a game that is not over has someone to act; `outcome` is None until the end;
+* `default_action` (and `choose_action`, `legal_actions` where given) are legal for every waiting seat;
+* junk and mutated actions, and actions by seats with nothing to decide, are refused with `IllegalAction`
+  carrying a player-readable message, and change nothing;
+* the views are JSON; where the game can `determinize`, a seat's view (and the public view) is identical
+  for every state consistent with what that seat knows: a view that shows another seat's secret would differ;
+and per game: the record replays to the identical state, and the outcome has one result per seat.
+
+Pure: no I/O. `tests/contract/` runs it over `engine.registry.all_games()`.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .api import Game, IllegalAction, Outcome, Prompt
+
+
+class ContractViolation(AssertionError):
+    pass
+
+
+def _fail(game: Game, message: str) -> None:
+    raise ContractViolation(f"{game.name}: {message}")
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def is_plain_json(value: Any) -> bool:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, list):
+        return all(is_plain_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_plain_json(v) for k, v in value.items())
+    return False
+
+
+def option_sets(game: Game) -> Iterator[tuple[int, dict]]:
+    """(seats, options) for every seat count, crossed with every value of each option taken one at a time
+    (and every combination of "flags" options such as modules), so the suite grows linearly, not as a product."""
+    t = game.type
+    variants: list[dict] = [{}]
+    for spec in t.options:
+        if spec.kind == "choice":
+            values = [v for v, _ in spec.choices]
+        elif spec.kind == "bool":
+            values = [False, True]
+        elif spec.kind == "int":
+            low = spec.min if spec.min is not None else spec.default
+            high = spec.max if spec.max is not None else spec.default
+            # small ranges completely (virtual opponents 0-3), large ones at both ends
+            values = list(range(low, high + 1)) if high - low <= 4 else sorted({low, spec.default, high})
+        else:  # flags: every subset
+            names = [v for v, _ in spec.choices]
+            values = [list(c) for n in range(len(names) + 1) for c in itertools.combinations(names, n)]
+        for value in values:
+            if value != spec.default:
+                variants.append({spec.name: value})
+    seen: set[str] = set()
+    for seats in range(t.min_seats, t.max_seats + 1):
+        for options in variants:
+            try:
+                normalized = game.options_for(options, seats)
+            except IllegalAction:
+                continue  # e.g. more virtual opponents than free seats
+            key = canonical([seats, normalized])
+            if key not in seen:
+                seen.add(key)
+                yield seats, normalized
+
+
+def junk_actions(legal: dict, rng: random.Random) -> list[Any]:
+    """Malformed or mutated actions: most must be refused (a mutation may by chance still be legal)."""
+    out: list[Any] = [None, 7, "pass", [], {}, {"type": None}, {"type": "no-such-action"},
+                      {"type": legal.get("type"), "__junk__": {"x": [1, 2]}} if isinstance(legal, dict) else {}]
+    if isinstance(legal, dict):
+        for key in legal:
+            for value in (None, -1, 10**9, "zzz", [None], {"a": -3}, 2.5):
+                mutated = dict(legal)
+                mutated[key] = value
+                out.append(mutated)
+            dropped = dict(legal)
+            dropped.pop(key)
+            out.append(dropped)
+    rng.shuffle(out)
+    return out[:12]
+
+
+@dataclass
+class Report:
+    games: int = 0
+    actions: int = 0
+    refused: int = 0
+    configs: list[tuple[int, dict]] = field(default_factory=list)
+
+
+def _check_prompts(game: Game, state: dict, prompts: Any) -> dict[int, Prompt]:
+    if not isinstance(prompts, dict):
+        _fail(game, "pending() must return a dict of seat -> Prompt")
+    for seat, prompt in prompts.items():
+        if not isinstance(seat, int) or not isinstance(prompt, Prompt):
+            _fail(game, f"pending() gave {seat!r}: {prompt!r}, not int -> Prompt")
+        if not isinstance(prompt.key, str) or not prompt.key or not isinstance(prompt.kind, str):
+            _fail(game, f"prompt of seat {seat} needs a non-empty str key and kind")
+        if not is_plain_json(dict(prompt.choices)):
+            _fail(game, f"choices of seat {seat}'s {prompt.kind} prompt are not plain JSON")
+    return prompts
+
+
+def _expect_refused(game: Game, state: dict, seat: int, action: Any, why: str) -> bool:
+    """True if refused properly; False if it was (by chance) legal. Never mutates `state`."""
+    before = canonical(state)
+    trial = copy.deepcopy(state)
+    try:
+        game.apply(trial, seat, action)
+    except IllegalAction as exc:
+        if not isinstance(exc.message, str) or len(exc.message.strip()) < 8:
+            _fail(game, f"{why}: refusal without a readable message ({exc.message!r})")
+        if canonical(trial) != before:
+            _fail(game, f"{why}: the refused action {action!r} changed the state")
+        return True
+    except Exception as exc:  # noqa: BLE001 - any other exception is the violation being checked
+        _fail(game, f"{why}: {action!r} raised {type(exc).__name__}: {exc} instead of IllegalAction")
+    return False
+
+
+def _check_legal(game: Game, state: dict, seat: int, action: Any, who: str) -> None:
+    trial = copy.deepcopy(state)
+    try:
+        game.apply(trial, seat, action)
+    except IllegalAction as exc:
+        _fail(game, f"{who} for seat {seat} is illegal: {action!r}: {exc.message}")
+
+
+def _check_views(game: Game, state: dict, n: int, rng: random.Random) -> None:
+    public = game.view(state, None)
+    if not is_plain_json(public):
+        _fail(game, "the public view is not plain JSON")
+    for seat in range(n):
+        if not is_plain_json(game.view(state, seat)):
+            _fail(game, f"seat {seat}'s view is not plain JSON")
+    if game.determinize is None:
+        return
+    for seat in range(n):
+        mine = canonical(game.view(state, seat))
+        sample = game.determinize(copy.deepcopy(state), seat, random.Random(rng.random()))
+        if canonical(game.view(sample, seat)) != mine:
+            _fail(game, f"seat {seat}'s view changes with secrets it may not know (a leak, or determinize "
+                        "changed something the seat can see)")
+        if canonical(game.view(sample, None)) != canonical(public):
+            _fail(game, "the public view changes with hidden information (a leak)")
+
+
+def play_and_check(game: Game, seats: int, options: dict, seed: int, *, deep_every: int = 1,
+                   max_actions: int = 5000, report: Report | None = None) -> dict:
+    """One random game with every per-action check; returns the final state."""
+    rng = random.Random(f"{game.name}:{seats}:{seed}")
+    state = game.new_game(options, seed, seats)
+    actions: list[tuple[int, dict]] = []
+    for step in range(max_actions):
+        if not is_plain_json(state):
+            _fail(game, "the state is not plain JSON")
+        if json.loads(json.dumps(state)) != state:
+            _fail(game, "the state does not survive a JSON round trip")
+        prompts = _check_prompts(game, state, game.pending(state))
+        result = game.outcome(state)
+        if not prompts:
+            if not isinstance(result, Outcome):
+                _fail(game, "no seat has anything to decide but the game has no outcome")
+            break
+        if result is not None:
+            _fail(game, "outcome() must be None while seats still have decisions")
+        waiting = sorted(s for s, p in prompts.items() if p.waiting)
+        if not waiting:
+            _fail(game, "every pending prompt is answered but the game does not move on")
+        deep = step % deep_every == 0
+        seat = rng.choice(waiting)
+        default = game.default_action(state, seat)
+        if deep:
+            _check_views(game, state, seats, rng)
+            for other in range(seats):
+                if other not in prompts:
+                    _expect_refused(game, state, other, default, f"seat {other} has nothing to decide")
+            _check_legal(game, state, seat, default, "default_action")
+            for junk in junk_actions(default, rng):
+                if _expect_refused(game, state, seat, junk, "junk action") and report:
+                    report.refused += 1
+        legal = game.legal_actions(state, seat) if game.legal_actions is not None else None
+        if legal is not None and deep:
+            if not legal:
+                _fail(game, f"legal_actions is empty for waiting seat {seat}")
+            for action in rng.sample(legal, min(3, len(legal))):
+                _check_legal(game, state, seat, action, "legal_actions")
+        if legal and rng.random() < 0.5:
+            action = rng.choice(legal)
+        elif game.choose_action is not None and rng.random() < 0.8:
+            action = game.choose_action(state, seat, random.Random(rng.random()))
+            if deep:
+                _check_legal(game, state, seat, action, "choose_action")
+        else:
+            action = default
+        before_key = prompts[seat].key
+        events = game.apply(state, seat, action)
+        actions.append((seat, copy.deepcopy(action)))
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            _fail(game, "apply() must return a list of event dicts")
+        if not is_plain_json(events):
+            _fail(game, "events are not plain JSON")
+        if game.type.dynamics == "sealed":
+            after = game.pending(state).get(seat)
+            if after is not None and not after.waiting and after.key != before_key:
+                _fail(game, "amending a sealed choice must keep the prompt key")
+        if report:
+            report.actions += 1
+    else:
+        _fail(game, f"no end after {max_actions} actions (seats {seats}, options {options}, seed {seed})")
+    result = game.outcome(state)
+    assert result is not None
+    if sorted(r.seat for r in result.results) != list(range(seats)):
+        _fail(game, f"the outcome must have one result per seat, got {[r.seat for r in result.results]}")
+    if not result.winners:
+        _fail(game, "a finished game needs at least one winner")
+    try:
+        replayed = game.rebuild(options, seed, seats, actions)
+    except IllegalAction as exc:
+        _fail(game, f"the record does not replay: an action was refused on replay ({exc.message})")
+    if canonical(replayed) != canonical(state):
+        _fail(game, "the record does not replay to the identical state")
+    if report:
+        report.games += 1
+    return state
+
+
+def check_game(game: Game, *, games_per_config: int = 2, seed: int = 0, deep_every: int = 1) -> Report:
+    report = Report()
+    for seats, options in option_sets(game):
+        report.configs.append((seats, options))
+        for i in range(games_per_config):
+            play_and_check(game, seats, options, seed + i, deep_every=deep_every, report=report)
+    return report

@@ -1,0 +1,241 @@
+"""The development phase (§5): play a card, discard one for gems, or pass; resolved in ascending card number.
+
+A character is placed, paid and rewarded here; a law goes to its entry in the ruleset's ``laws`` table.
+"""
+
+from __future__ import annotations
+
+from . import cards as C
+from . import pyramid as P
+from .errors import IllegalAction
+from .payment import spend, validate_payment
+from .rewards import circle_gem, reward_items
+from .rules import DONE, Decision, Law, Phase, rules_for
+from .state import (
+    COLORS,
+    DISCARD_GEMS,
+    MAX_ROUNDS,
+    ask,
+    card_number,
+    clean_gems,
+    ev,
+    fmt_gems,
+    gem_total,
+    new_entry,
+    p,
+    push,
+    slot_arg,
+)
+
+PLACED = Law()  # a law with no effect when played: it is simply placed (its value is scored at the end)
+
+
+def check_reward_choice(reward: object) -> dict:
+    if reward is None:
+        return {}
+    if not isinstance(reward, dict):
+        raise IllegalAction("Reward choices must be given as a set of options.", "bad_reward")
+    out = dict(reward)
+    if "gems" in out:
+        out["gems"] = clean_gems(out["gems"], "gems to take")
+    if "draw" in out:
+        draw = out["draw"]
+        if not isinstance(draw, list) or any(d not in ("law", "small") for d in draw):
+            raise IllegalAction("Each card you draw comes from the law deck or the small deck.", "bad_draw")
+    if "level5" in out and out["level5"] not in ("rows", "pp"):
+        raise IllegalAction("On level 5 choose the rewards of rows 1-3 or the 15-PP token.", "bad_level5")
+    if "color" in out and out["color"] not in COLORS:
+        raise IllegalAction("Choose a gem colour: red, green, blue or yellow.", "bad_colour")
+    return out
+
+
+def validate_play(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
+    player = state["players"][seat]
+    number = card_number(action.get("card"))
+    if number not in player["hand"]:
+        raise IllegalAction(f"{C.label(number)} is not in your hand.", "not_in_hand")
+    pyramid = player["pyramid"]
+    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"))}
+    if C.is_law(number):
+        law = rules_for(state).laws.get(number, PLACED)
+        if law.places:
+            slot = slot_arg(action.get("slot"))
+            if slot not in P.legal_slots(pyramid, number):
+                raise IllegalAction(f"{C.label(number)} cannot go there: laws go on any open place below level 5.", "bad_slot")
+            out["slot"] = slot
+        if law.validate is not None:
+            out = law.validate(state, seat, action, out, fresh)
+        return out
+    slot = action.get("slot")
+    if slot not in P.legal_slots(pyramid, number):
+        raise IllegalAction(f"{C.label(number)} cannot go there: choose one of the open places.", "bad_slot")
+    level = P.parse_slot(slot)[0]
+    payment = validate_payment(state, player, number, level, action)
+    if level == 5 and out["reward"].get("level5") is None:
+        out["reward"]["level5"] = "rows"
+    out["slot"] = slot
+    out.update(payment)
+    return out
+
+
+def validate(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
+    kind = action.get("type")
+    if kind == "play":
+        return validate_play(state, seat, action, fresh)
+    if kind == "discard":
+        number = card_number(action.get("card"))
+        if number not in state["players"][seat]["hand"]:
+            raise IllegalAction(f"{C.label(number)} is not in your hand.", "not_in_hand")
+        gems = clean_gems(action.get("gems"), "gems to take")
+        if gem_total(gems) > DISCARD_GEMS:
+            raise IllegalAction("Discarding a card gives you 2 gems.", "bad_gems")
+        return {"type": "discard", "card": number, "gems": gems}
+    if kind == "pass":
+        return {"type": "pass"}
+    raise IllegalAction("In the development phase you may play a card, discard one for 2 gems, or pass.", "bad_type")
+
+
+def where(state: dict, seat: int, plan: dict) -> str:
+    """Where a played card goes, as players say it (slots are internal coordinates)."""
+    if plan.get("slot"):
+        return f" on level {P.parse_slot(plan['slot'])[0]}"
+    target = state["players"][seat]["pyramid"]["cards"].get(plan.get("target") or "")
+    if target is not None:
+        law = rules_for(state).laws.get(plan["card"], PLACED)
+        return f" {law.verb} {C.label(target['card'])}"
+    return ""
+
+
+def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
+    parts = []
+    for seat, ch in sorted(choices.items()):
+        if ch["type"] == "play":
+            parts.append(f"{p(seat)} plays {C.label(ch['card'])}" + where(state, seat, ch))
+        elif ch["type"] == "discard":
+            parts.append(f"{p(seat)} discards {C.label(ch['card'])}")
+        else:
+            parts.append(f"{p(seat)} passes")
+    public = {str(s): {k: v for k, v in c.items() if k in ("type", "card", "slot", "target")} for s, c in choices.items()}
+    ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
+    for seat, ch in choices.items():
+        if ch["type"] == "pass":
+            state["active"].remove(seat)
+    order = sorted((ch["card"], seat) for seat, ch in choices.items() if ch["type"] != "pass")
+    for _, seat in order:
+        state["queue"].append({"op": "develop", "seat": seat, "plan": choices[seat]})
+
+
+def _still_possible(state: dict, seat: int, plan: dict) -> bool:
+    try:
+        validate(state, seat, plan, fresh=False)
+    except IllegalAction:
+        return False
+    return True
+
+
+def step_develop(state: dict, step: dict, events: list) -> bool:
+    seat = step["seat"]
+    answer = step.get("answer")
+    if answer is None:
+        plan = step["plan"]
+        if not _still_possible(state, seat, plan):
+            return ask(state, seat, "replan", "Your plan can no longer be carried out: choose again.")
+    else:
+        plan = answer.get("plan", step["plan"])
+    player = state["players"][seat]
+    if plan["type"] == "pass":
+        if seat in state["active"]:
+            state["active"].remove(seat)
+        ev(events, "all", "passes", f"{p(seat)} passes.", seat=seat)
+        return True
+    number = plan["card"]
+    player["hand"].remove(number)
+    if plan["type"] == "discard":
+        state["discard"].append(number)
+        ev(events, "all", "discards", f"{p(seat)} discards {C.label(number)} for 2 gems.", seat=seat, card=number)
+        push(state, {"op": "gain_gems", "seat": seat, "count": DISCARD_GEMS, "choice": plan.get("gems"), "why": "discarding a card"})
+        return True
+    if C.is_law(number):
+        law = rules_for(state).laws.get(number, PLACED)
+        (law.play or play_placed)(state, seat, plan, events)
+        return True
+    slot = plan["slot"]
+    level = P.parse_slot(slot)[0]
+    spend(state, seat, plan)
+    player["pyramid"]["cards"][slot] = new_entry(number, slot)
+    cost = C.COST[number][level]
+    ev(events, "all", "plays", f"{p(seat)} plays {C.label(number)} on level {level} for {fmt_gems(cost)}.", seat=seat, card=number, slot=slot, level=level)
+    circle_gem(state, seat, slot, events)
+    choice = plan.get("reward") or {}
+    push(state, {"op": "reward", "seat": seat, "card": number, "slot": slot, "items": reward_items(number, level, choice), "choice": choice})
+    return True
+
+
+def play_placed(state: dict, seat: int, plan: dict, events: list) -> dict:
+    """Place a law on its open place: the event, the circle gem. Returns the new entry."""
+    number, slot = plan["card"], plan["slot"]
+    entry = new_entry(number, slot)
+    state["players"][seat]["pyramid"]["cards"][slot] = entry
+    level = P.parse_slot(slot)[0]
+    ev(events, "all", "plays", f"{p(seat)} plays the law {C.label(number)} on level {level}.",
+       seat=seat, card=number, slot=slot, level=level)
+    circle_gem(state, seat, slot, events)
+    return entry
+
+
+# ------------------------------------------------------------------------------------------- the phase
+
+
+def start(state: dict, events: list) -> None:
+    state["phase"] = "development"
+    state["round"] = 1
+    state["active"] = list(range(len(state["players"])))
+    ev(events, "all", "development", f"Turn {state['turn']}: development phase, round 1.", turn=state["turn"])
+    auto_pass_empty_hands(state, events)
+    if not state["active"]:
+        state["round"] = MAX_ROUNDS
+
+
+def auto_pass_empty_hands(state: dict, events: list) -> None:
+    for seat in list(state["active"]):
+        if not state["players"][seat]["hand"]:
+            state["active"].remove(seat)
+            ev(events, "all", "auto_pass", f"{p(seat)} has no card in hand and passes.", seat=seat)
+
+
+def advance(state: dict, events: list) -> bool | str:
+    auto_pass_empty_hands(state, events)
+    if state["round"] >= MAX_ROUNDS or not state["active"]:
+        return DONE
+    state["round"] += 1
+    ev(events, "all", "development_round", f"Development round {state['round']}.", round=state["round"])
+    return False
+
+
+def after_turn(state: dict) -> str:
+    """After the development phase: the next turn's auction, or painting once the last turn is over."""
+    return "painting" if state["last_turn"] else "auction"
+
+
+PHASE = Phase(
+    name="development",
+    start=start,
+    next=after_turn,
+    validate=validate,
+    resolve=resolve,
+    advance=advance,
+    inactive="You are out of this development phase; wait for the next turn.",
+    default=lambda state, seat: {"type": "pass"},
+)
+
+STEPS = {"develop": step_develop}
+
+
+def _check_replan(state: dict, seat: int, decision: dict, action: dict) -> dict:
+    plan = action.get("plan")
+    if not isinstance(plan, dict):
+        raise IllegalAction("Choose again: play a card, discard one, or pass.", "bad_plan")
+    return {"plan": validate(state, seat, plan)}
+
+
+DECISIONS = {"replan": Decision(_check_replan, lambda state, seat, d: {"type": "decide", "plan": {"type": "pass"}})}

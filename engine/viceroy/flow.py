@@ -1,0 +1,95 @@
+"""The game's flow: ``apply_action`` and the resolution queue, driven by the phase table.
+
+``apply_action`` validates the whole action before it changes anything, so an illegal action leaves the state
+untouched. Resolution runs as a queue of small steps kept in the state (``state["queue"]``, each step an
+``op`` of the ruleset's ``steps`` table); a step that needs a player's answer stops the queue and records a
+*decision*, and the answer resumes it. When the queue is empty the current phase's ``advance`` decides what
+comes next (a new round, or the phase's ``next``). This keeps every game resumable from its stored state and
+replayable from its record.
+"""
+
+from __future__ import annotations
+
+from . import base  # noqa: F401  (installs the base game's ruleset)
+from .errors import IllegalAction
+from .prompts import pending
+from .rules import DONE, next_phase, rules_for
+from .state import ev, p
+
+
+def apply_action(state: dict, seat: int, action: dict) -> list[dict]:
+    """Apply one seat's action. Raises IllegalAction (state unchanged) if the rules do not allow it."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not an action.", "bad_action")
+    if not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
+        raise IllegalAction("There is no such seat in this game.", "bad_seat")
+    rules = rules_for(state)
+    if state["phase"] == "over":
+        raise IllegalAction("This game is over.", "game_over")
+    events: list[dict] = []
+    decision = state["decision"]
+    if decision is not None:
+        if decision["seat"] != seat:
+            raise IllegalAction("We are waiting for another player's answer.", "not_your_turn")
+        if action["type"] != "decide":
+            raise IllegalAction("Answer the question you were asked first.", "decision_pending")
+        question = rules.decisions.get(decision["kind"])
+        if question is None:
+            raise IllegalAction("That answer does not fit the question.", "bad_answer")
+        answer = question.validate(state, seat, decision, action)
+        state["queue"][0]["answer"] = answer
+        state["decision"] = None
+        run(state, events)
+        return _record(state, events)
+    if action["type"] == "decide":
+        raise IllegalAction("There is no question waiting for an answer.", "no_decision")
+    phase = rules.phases[state["phase"]]
+    if phase.act is not None:
+        phase.act(state, seat, action, events)
+        return _record(state, events)
+    if seat not in state["active"]:
+        raise IllegalAction(phase.inactive, "not_active")
+    choice = phase.validate(state, seat, action)
+    choices = state["choices"]
+    amended = str(seat) in choices
+    choices[str(seat)] = choice
+    ev(events, seat, "choice_recorded", "Your choice is recorded" + (" (changed)" if amended else "") + ".", choice=choice)
+    waiting = [s for s in state["active"] if str(s) not in choices]
+    ev(events, "all", "chosen", f"{p(seat)} has chosen.", seat=seat, waiting=waiting)
+    if not waiting:
+        state["choices"] = {}
+        phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
+        run(state, events)
+    return _record(state, events)
+
+
+def _record(state: dict, events: list[dict]) -> list[dict]:
+    state["log"].extend(e for e in events if e["to"] == "all")
+    return events
+
+
+def run(state: dict, events: list) -> None:
+    """Work through the resolution queue, then advance the game until someone must decide."""
+    steps = rules_for(state).steps
+    while True:
+        queue = state["queue"]
+        while queue:
+            if not steps[queue[0]["op"]](state, queue[0], events):
+                return
+            queue.pop(0)
+        if not advance(state, events):
+            return
+
+
+def advance(state: dict, events: list) -> bool:
+    """The queue is empty: move on. Returns True if more automatic work was queued."""
+    rules = rules_for(state)
+    phase = rules.phases[state["phase"]]
+    if phase.advance is None:
+        return False
+    outcome = phase.advance(state, events)
+    if outcome != DONE:
+        return bool(outcome)
+    rules.phases[next_phase(state, phase)].start(state, events)
+    # After a phase change: keep going while nobody has anything to decide.
+    return bool(state["queue"]) or (state["phase"] != "over" and not pending(state))

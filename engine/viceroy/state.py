@@ -1,0 +1,155 @@
+"""State helpers shared by every rules file: constants, the random draw, events, argument checks, queue.
+
+The state is plain JSON data; see docs/engine.md for its layout.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from . import cards as C
+from . import pyramid as P
+from .errors import IllegalAction
+
+COLORS = C.COLORS
+MAX_ROUNDS = 3
+PASS_GEMS = 3
+DISCARD_GEMS = 2
+LEVEL5_PP = 15
+CHOICE_LAWS = frozenset({71, 73, 77, 80, 81, 82, 83, 84})
+GEMS_IN_BOX = 16
+STATE_VERSION = 2
+
+
+def rng(state: dict) -> random.Random:
+    """A generator for the next random draw; the counter in the state makes every draw replayable."""
+    state["rng_counter"] += 1
+    return random.Random(state["seed"] * 1_000_003 + state["rng_counter"])
+
+
+def zero() -> dict[str, int]:
+    return {"red": 0, "green": 0, "blue": 0, "yellow": 0}
+
+
+def gem_total(gems: dict[str, int]) -> int:
+    return sum(gems.values())
+
+
+def fmt_gems(gems: dict[str, int]) -> str:
+    parts = [f"{n} {c}" for c, n in gems.items() if n]
+    return ", ".join(parts) if parts else "no gems"
+
+
+def p(seat: int) -> str:
+    """Placeholder for a seat's display name in event texts (the bot substitutes names)."""
+    return "{p" + str(seat) + "}"
+
+
+def ev(events: list, to: object, kind: str, text: str, **data: object) -> None:
+    event = {"type": kind, "to": to, "text": text}
+    event.update(data)
+    events.append(event)
+
+
+def clean_gems(value: object, what: str) -> dict[str, int]:
+    """Parse a {colour: count} mapping from an action."""
+    if value is None:
+        return zero()
+    if not isinstance(value, dict):
+        raise IllegalAction(f"The {what} must name gem colours and counts.", "bad_gems")
+    out = zero()
+    for colour, n in value.items():
+        if colour not in out:
+            raise IllegalAction(f"'{colour}' is not a gem colour (red, green, blue, yellow).", "bad_colour")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise IllegalAction(f"The number of {colour} gems must be a whole number, 0 or more.", "bad_gems")
+        out[colour] = n
+    return out
+
+
+def slot_arg(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def int_arg(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def card_number(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in C.CARDS:
+        raise IllegalAction("That is not a Viceroy card.", "bad_card")
+    return value
+
+
+def bool_arg(value: object, message: str, code: str) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise IllegalAction(message, code)
+    return value
+
+
+def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
+    """Seats ordered by the lowest-numbered card in their pyramid (§8)."""
+    players = state["players"]
+
+    def key(seat: int) -> tuple[int, int]:
+        cards = players[seat]["pyramid"]["cards"]
+        low = min((e["card"] for e in cards.values()), default=999)
+        return (low, seat)
+
+    return sorted(seats, key=key)
+
+
+def science_count(player: dict) -> int:
+    return sum(1 for e in player["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
+
+
+def has_law_in_pyramid(player: dict, number: int) -> bool:
+    return any(e["card"] == number for e in player["pyramid"]["cards"].values())
+
+
+def find_entry(player: dict, number: int) -> dict | None:
+    for e in player["pyramid"]["cards"].values():
+        if e["card"] == number:
+            return e
+    return None
+
+
+def new_entry(number: int, slot: str) -> dict:
+    """A card placed in a pyramid."""
+    return {"card": number, "slot": slot, "tokens": [], "tucked": [], "gems": zero(), "paint": {}}
+
+
+def playable_level(slot: str) -> int:
+    return P.parse_slot(slot)[0]
+
+
+def ask(state: dict, seat: int, kind: str, text: str, **info: object) -> bool:
+    """Stop the queue and ask ``seat`` a question (a *decision*); the answer resumes the current step."""
+    state["decision"] = {"seat": seat, "kind": kind, "text": text, **info}
+    return False
+
+
+def push(state: dict, *steps: dict) -> None:
+    """Queue steps to run right after the current one."""
+    state["queue"][1:1] = steps
+
+
+def ext(state: dict, name: str) -> dict:
+    """A module's own slice of the state."""
+    return state["ext"].setdefault(name, {})
+
+
+def balanced_gems(reserve: dict[str, int], count: int, prefer: list[str] | None = None) -> dict[str, int]:
+    """``count`` gems from the reserve, spread over the colours (preferred colours first)."""
+    take = zero()
+    order = list(prefer or []) + [c for c in COLORS if c not in (prefer or [])]
+    left = dict(reserve)
+    need = min(count, sum(left.values()))
+    while need > 0:
+        for c in order:
+            if need and left[c] > 0:
+                take[c] += 1
+                left[c] -= 1
+                need -= 1
+    return take

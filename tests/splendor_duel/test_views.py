@@ -1,0 +1,56 @@
+"""Views are built from scratch per seat: blind reserves only for their owner, deck order for nobody."""
+
+from __future__ import annotations
+
+import json
+
+from engine.splendor_duel import GAME, view
+from tests.splendor_duel.helpers import fresh, give_reserved
+
+
+def test_view_blind_reserve_face_up_for_owner_back_for_others():
+    state = fresh()
+    give_reserved(state, 1, "L3-09", blind=True)
+    give_reserved(state, 1, "L1-12", blind=False)
+    own = view(state, 1)["players"][1]["reserved"]
+    assert own == [{"card": "L3-09", "level": 3, "blind": True}, {"card": "L1-12", "level": 1, "blind": False}]
+    for viewer in (0, None):
+        v = view(state, viewer)
+        assert v["players"][1]["reserved"][0] == {"card": None, "level": 3, "blind": True}
+        assert v["players"][1]["reserved"][1]["card"] == "L1-12"
+        assert "L3-09" not in json.dumps(v)
+
+
+def test_view_shows_deck_sizes_not_cards():
+    state = fresh()
+    v = view(state, 0)
+    assert v["decks"] == {"1": 25, "2": 20, "3": 10}
+    text = json.dumps(v)
+    assert not any(f'"{c}"' in text for lv in "123" for c in state["decks"][lv])
+    assert "seed" not in v and "draws" not in v
+
+
+def test_view_is_a_fresh_copy():
+    state = fresh()
+    v = view(state, 0)
+    v["board"][0] = "gold"
+    v["players"][0]["tokens"]["red"] = 9
+    assert view(state, 0) != v
+
+
+def test_view_public_log_has_no_private_event():
+    state = fresh()
+    from tests.splendor_duel.helpers import set_board, to_deck_top
+
+    set_board(state, {"A1": "gold"})
+    to_deck_top(state, "L2-16")
+    GAME.apply(state, 0, {"type": "reserve", "gold": "A1", "deck": 2})
+    assert "L2-16" not in json.dumps(view(state, None)) and "L2-16" not in json.dumps(view(state, 1))
+    assert "L2-16" in json.dumps(view(state, 0))
+
+
+def test_describe_actions():
+    assert GAME.describe({"type": "take", "tokens": ["A1", "B2"], "privileges": ["E5"]}) == (
+        "privileges on E5; take A1, B2")
+    assert GAME.describe({"type": "reserve", "gold": "C3", "deck": 2}) == "gold from C3, reserve the top of deck 2"
+    assert GAME.describe({"type": "buy", "card": "L1-26", "joker": "red"}).startswith("buy L1-26")
