@@ -1,8 +1,9 @@
 """Export a game's record: ``python -m bot.export GAME_ID [--db PATH] [-o FILE]``.
 
-The record holds the game kind, options, seed, seats (display names, seat 0 first) and every action still in
-force, in order (moves cancelled by an undo are left out). It replays to the game's current state with the
-engine's ``replay`` (``python -m engine.viceroy replay FILE`` for Viceroy); see docs/game-records.md.
+The record is the game contract's (engine/api.py ``Game.replay``): the game kind, options, seed, number of
+seats, every action still in force as ``[seat, action]`` in order (moves cancelled by an undo are left out),
+plus the players' names. ``engine.registry.load_game(record["game"]).replay(record)`` rebuilds the game's
+current state exactly, whatever the game.
 
 Exit status: 0 when written, 1 when there is no such started game, 2 when the database does not exist.
 """
@@ -35,19 +36,20 @@ async def game_record(tx: Tx, game_id: int) -> dict[str, Any]:
     if game.seed is None:
         raise ExportError(f"game #{game_id} has not started yet (it is in its lobby)")
     seats = sorted(await tx.seats(game_id), key=lambda s: s.seat)
-    moves: dict[int, dict[str, Any]] = {}
+    moves: dict[int, list[Any]] = {}
     for row in await tx.actions(game_id):
         if row.kind == "undo":
             for seq in row.action.get("undo", []):
                 moves.pop(seq, None)
         elif row.kind in MOVE_KINDS:
-            moves[row.seq] = {"seat": row.seat, "action": row.action}
+            moves[row.seq] = [row.seat, row.action]
     return {
         "game": game.kind,
         "format": RECORD_FORMAT,
         "options": game.options,
         "seed": game.seed,
-        "seats": [s.display_name for s in seats],
+        "seats": len(seats),
+        "names": [s.display_name for s in seats],
         "actions": [moves[seq] for seq in sorted(moves)],
         "game_id": game.id,
         "status": game.status,
@@ -63,12 +65,33 @@ async def export_game(db: str | Path, game_id: int) -> dict[str, Any]:
         await storage.close()
 
 
+def replay_file(path: str | Path) -> dict[str, Any]:
+    """Replay an exported record with its game's engine; returns the final public view."""
+    from engine.registry import load_game
+
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    game = load_game(record["game"])
+    return game.view(game.replay(record), None)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.export", description=__doc__.splitlines()[0])
-    parser.add_argument("game_id", type=int, help="the game's number (as in 'Viceroy game #12')")
+    parser.add_argument("game_id", type=int, nargs="?", help="the game's number (as in 'Viceroy game #12')")
     parser.add_argument("--db", default=None, help="SQLite database (default: VICEROY_DB, else var/viceroy.db)")
     parser.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
+    parser.add_argument("--replay", metavar="FILE", default=None,
+                        help="instead: replay an exported record and print the final public view")
     args = parser.parse_args(argv)
+    if args.replay is not None:
+        try:
+            view = replay_file(args.replay)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: cannot replay {args.replay}: {exc}", file=sys.stderr)
+            return 1
+        sys.stdout.write(json.dumps(view, indent=1, ensure_ascii=False) + "\n")
+        return 0
+    if args.game_id is None:
+        parser.error("give a GAME_ID (or --replay FILE)")
     if args.db is None:
         from bot.config import load_settings
 
