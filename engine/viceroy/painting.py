@@ -74,23 +74,26 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
     cards = pyramid.get("cards", {})
     bonus = pyr.circle_bonus(pyramid)
     heraldry = len(pyr.law_slots(pyramid, (LAW_HERALDRY,)))
+    have = [gems.get(color, 0) for color in COLORS]
     result = []
     for circle in pyr.circles(pyramid):
+        level = circle["level"]
         current = 0
         if circle["single"]:
-            current = circle_value(circle["level"], circle["color"], bonus) + heraldry
+            current = circle_value(level, circle["color"], bonus) + heraldry
+        colors = circle["colors"]
         painted = [
             color
-            for (slot, section), color in zip(circle["sections"], circle["colors"], strict=True)
+            for (slot, section), color in zip(circle["sections"], colors, strict=True)
             if section in (cards[slot].get("paint") or {})
         ]
         options = []
         for k, color in enumerate(COLORS):
-            if any(p != color for p in painted):
+            if painted and any(p != color for p in painted):
                 continue  # a painted section cannot be painted again
-            need = sum(1 for c in circle["colors"] if c != color)
-            gain = circle_value(circle["level"], color, bonus) + heraldry - current
-            if need and gain > 0 and need <= gems.get(color, 0):
+            need = 4 - colors.count(color)
+            gain = level + bonus.get(color, 0) + heraldry - current
+            if need and gain > 0 and need <= have[k]:
                 options.append((k, need, gain))
         if options:
             result.append((circle, options))
@@ -133,23 +136,64 @@ def _prices(items: list, budget: list[int]) -> list[float]:
         improved = False
         for k in range(4):
             candidates = {0.0}
+            # Per circle: its best term without its colour-k move (at least 0), and that move if it has one.
+            # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
+            rest: list[tuple[float, int, int]] = []
             for _, opts in items:
                 others = max([0.0] + [g - lam[o] * need for o, need, g in opts if o != k])
+                move = (others, 0, 0)
                 for o, need, g in opts:
                     if o == k:
                         candidates.add(g / need)
                         if g > others:
                             candidates.add((g - others) / need)
+                        move = (others, need, g)
+                rest.append(move)
             keep = lam[k]
             for c in candidates:
                 lam[k] = c
-                value = _dual(items, budget, lam)
+                value = sum(lam[j] * budget[j] for j in range(4))
+                for others, need, g in rest:
+                    if need:
+                        v = g - c * need
+                        value += v if v > others else others
+                    else:
+                        value += others
                 if value < best - 1e-12:
                     best, keep, improved = value, c, True
             lam[k] = keep
         if not improved:
             break
     return lam
+
+
+def _paint_list(items: list, chosen: list) -> list[dict]:
+    order = sorted(range(len(items)), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
+    paint_list: list[dict] = []
+    for i in order:
+        circle, move = items[i][0], chosen[i]
+        if move is None:
+            continue
+        color = COLORS[move[0]]
+        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
+            if current != color:
+                paint_list.append({"slot": slot, "section": section, "color": color})
+    return paint_list
+
+
+def _unconstrained(items: list) -> tuple[list[dict], int]:
+    """The best painting when no colour runs short: per circle the best move (more points, then fewer gems)."""
+    chosen: list = []
+    total = 0
+    for _, options in items:
+        best, value = None, (0, 0)
+        for move in options:
+            _k, need, g = move
+            if (g, -need) > value:
+                best, value = move, (g, -need)
+        chosen.append(best)
+        total += value[0]
+    return _paint_list(items, chosen), total
 
 
 def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
@@ -178,6 +222,10 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
             row[k] += need
         need_after[i] = row
         best_after[i] = best_after[i + 1] + max(g for _, _, g in items[i][1])
+    if all(budget[k] >= need_after[0][k] for k in range(4)):
+        # Every colour has gems for every move: each circle simply takes its best move (the search below
+        # would keep one state per circle and choose exactly this).
+        return _unconstrained(items)
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
@@ -213,12 +261,16 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
         hope = best_after[i]
         a0, a1, a2, a3 = alone[i]
         p = priced[i] + 1e-9
+        c0, c1, c2, c3 = need_after[i + 1]
         for rem, (gain, neg_spent) in layer.items():
-            if gain + min(hope, a0[rem[0]] + a1[rem[1]] + a2[rem[2]] + a3[rem[3]]) < lower:
+            r0, r1, r2, r3 = rem
+            if gain + min(hope, a0[r0] + a1[r1] + a2[r2] + a3[r3]) < lower:
                 continue  # cannot reach a painting already known
-            if gain + p + l0 * rem[0] + l1 * rem[1] + l2 * rem[2] + l3 * rem[3] < lower:
+            if gain + p + l0 * r0 + l1 * r1 + l2 * r2 + l3 * r3 < lower:
                 continue
-            key = clip(rem, i + 1)
+            # The next state: the gems left, clipped to what the circles after this one could still use.
+            k0, k1, k2, k3 = (r0 if r0 < c0 else c0), (r1 if r1 < c1 else c1), (r2 if r2 < c2 else c2), (r3 if r3 < c3 else c3)
+            key = (k0, k1, k2, k3)
             value = (gain, neg_spent)
             old = nxt.get(key)
             if old is None or value > old:
@@ -228,9 +280,18 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
                 k, need, g = move
                 if rem[k] < need:
                     continue
-                lowered = list(rem)
-                lowered[k] -= need
-                key = clip(tuple(lowered), i + 1)
+                if k == 0:
+                    r = r0 - need
+                    key = ((r if r < c0 else c0), k1, k2, k3)
+                elif k == 1:
+                    r = r1 - need
+                    key = (k0, (r if r < c1 else c1), k2, k3)
+                elif k == 2:
+                    r = r2 - need
+                    key = (k0, k1, (r if r < c2 else c2), k3)
+                else:
+                    r = r3 - need
+                    key = (k0, k1, k2, (r if r < c3 else c3))
                 value = (gain + g, neg_spent - need)
                 old = nxt.get(key)
                 if old is None or value > old:
@@ -247,14 +308,4 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     for i in range(n - 1, -1, -1):
         state_key, chosen[i] = back[i][state_key]
 
-    order = sorted(range(n), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
-    paint_list: list[dict] = []
-    for i in order:
-        circle, move = items[i][0], chosen[i]
-        if move is None:
-            continue
-        color = COLORS[move[0]]
-        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
-            if current != color:
-                paint_list.append({"slot": slot, "section": section, "color": color})
-    return paint_list, best_gain
+    return _paint_list(items, chosen), best_gain

@@ -47,15 +47,22 @@ def p(seat: int) -> str:
 
 
 def ev(events: list, to: object, kind: str, text: str, **data: object) -> None:
-    event = {"type": kind, "to": to, "text": text}
-    event.update(data)
-    events.append(event)
+    events.append({"type": kind, "to": to, "text": text, **data})
 
 
 def clean_gems(value: object, what: str) -> dict[str, int]:
     """Parse a {colour: count} mapping from an action."""
     if value is None:
         return zero()
+    if type(value) is dict and len(value) == 4:
+        # The usual case, checked quickly: all four colours, each a whole number 0 or more.
+        try:
+            r, g, b, y = value["red"], value["green"], value["blue"], value["yellow"]
+        except KeyError:
+            pass
+        else:
+            if type(r) is int and type(g) is int and type(b) is int and type(y) is int and min(r, g, b, y) >= 0:
+                return {"red": r, "green": g, "blue": b, "yellow": y}
     if not isinstance(value, dict):
         raise IllegalAction(f"The {what} must name gem colours and counts.", "bad_gems")
     out = zero()
@@ -91,10 +98,15 @@ def bool_arg(value: object, message: str, code: str) -> bool | None:
 def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
     """Seats ordered by the lowest-numbered card in their pyramid (§8)."""
     players = state["players"]
+    seats = list(seats)
+    if len(seats) < 2:
+        return seats
 
     def key(seat: int) -> tuple[int, int]:
-        cards = players[seat]["pyramid"]["cards"]
-        low = min((e["card"] for e in cards.values()), default=999)
+        low = 999
+        for e in players[seat]["pyramid"]["cards"].values():
+            if e["card"] < low:
+                low = e["card"]
         return (low, seat)
 
     return sorted(seats, key=key)
