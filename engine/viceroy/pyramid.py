@@ -247,9 +247,12 @@ def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
 
     Each section belongs to at most one circle, so circles can be painted independently.
     """
+    cards = _cards(pyramid)
     result: list[tuple[str, str]] = []
-    for circle in circles(pyramid):
-        result.extend(circle["sections"])
+    for slot in sorted(cards, key=parse_slot):
+        below = _below(slot)
+        if below is not None and below[1] in cards and below[2] in cards:
+            result.extend(((below[1], "top_right"), (below[2], "top_left"), (slot, "bottom_left"), (slot, "bottom_right")))
     return result
 
 

@@ -113,7 +113,12 @@ def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
 
 
 def science_count(player: dict) -> int:
-    return sum(1 for e in player["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
+    n = 0
+    for e in player["pyramid"]["cards"].values():
+        for t in e["tokens"]:
+            if t["type"] == "science":
+                n += 1
+    return n
 
 
 def has_law_in_pyramid(player: dict, number: int) -> bool:

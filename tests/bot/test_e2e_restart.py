@@ -65,6 +65,14 @@ async def _until(world: FakeDiscord, sims: list[SimulatedPlayer], want: str,
         if len(arrived) == len(sims):
             return arrived[0], arrived[1]
         if not acted:
+            # Wait for a new prompt. (An idle world returns from idle() without yielding: looping on it
+            # would starve the fake Discord, which runs on this event loop, of the time to answer the bot.)
+            shown = [getattr(sim.current_prompt(), "id", None) for sim in sims]
+            try:
+                await world.wait_for(lambda shown=shown: [getattr(s.current_prompt(), "id", None) for s in sims] != shown,
+                                     timeout=5, what="a new prompt")
+            except TimeoutError:
+                pass
             await world.idle(quiet=0.1, timeout=30)
     seen = {s.user.name: [(_title(m) or m.content[:60], bool(m.iter_components())) for m in s.user.dms()[-4:]] for s in sims}
     pending_requests = [(r.method, r.path) for r in world.requests if r.status == 0]
