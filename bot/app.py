@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -36,6 +37,7 @@ class GameMasterBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
         self.announcer = None
+        self.handling: set[asyncio.Task] = set()  # interaction handlers running now (see drain)
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
 
     async def setup_hook(self) -> None:
@@ -65,7 +67,10 @@ class GameMasterBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def drain(self) -> None:
-        """Wait until every background announcement is done."""
+        """Wait until every click being handled and every background announcement is done."""
+        me = asyncio.current_task()
+        while pending := [t for t in self.handling if t is not me and not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
         if self.announcer is not None:
             await self.announcer.drain()
 

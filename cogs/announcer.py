@@ -50,6 +50,9 @@ class Announcer:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
         self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
+        # Table message id -> the URL Discord gave the picture it shows: sent back on an edit, it keeps the
+        # picture without uploading it again (in memory: after a restart the first edit uploads it once).
+        self._pictures: dict[int, str] = {}
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -111,13 +114,23 @@ class Announcer:
         return None
 
     async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
+        return await self.edit_message(channel_id, message_id, **kwargs) is not None
+
+    async def edit_message(self, channel_id: int, message_id: int, **kwargs: Any) -> discord.Message | None:
         if not message_id:
-            return False
+            return None
         try:
-            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
-            return True
+            return await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
         except discord.HTTPException:
-            return False
+            return None
+
+    def remember_picture(self, msg: discord.Message | None) -> None:
+        """Keep the URL Discord gave the picture a table message shows (see _edit_table)."""
+        if msg is None:
+            return
+        url = msg.embeds[0].image.url if msg.embeds and msg.embeds[0].image else None
+        if url and not url.startswith("attachment://"):
+            self._pictures[msg.id] = url
 
     # ---------------------------------------------------------------- announcing
 
@@ -265,20 +278,35 @@ class Announcer:
                     await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
                 spec = presenter.table(ctx, with_image=True)
                 msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+                self.remember_picture(msg)
                 if msg is not None:
                     await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
                                                              prompt_key=table_key)
             else:
-                spec = presenter.table(ctx, with_image=False)
-                spec.image = None
-                kwargs = await message_kwargs(spec, presenter.embed_color)
-                embed = kwargs.get("embed")
-                picture = presenter.table(ctx, with_image=True).image if embed is not None else None
-                if picture is not None:
-                    embed.set_image(url=f"attachment://{picture.filename}")  # keep the posted picture
-                m = todo.table_edit
-                if embed is not None and not await self.edit(m.channel_id, m.message_id, embed=embed):
-                    log.warning("could not edit the table message of game %s", result.game_id)
+                await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+
+    async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
+        """New text under the same picture. Discord resolves ``attachment://`` only against files of the same
+        request, so the picture is kept by sending back the URL Discord gave it (nothing uploaded); when that
+        URL is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
+        spec = presenter.table(ctx, with_image=False)
+        spec.image = None
+        kwargs = await message_kwargs(spec, presenter.embed_color)
+        embed = kwargs.get("embed")
+        if embed is None:
+            return
+        url = self._pictures.get(m.message_id)
+        if url is not None:
+            embed.set_image(url=url)
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed)
+        else:
+            full = await message_kwargs(presenter.table(ctx, with_image=True), presenter.embed_color)
+            file = full.get("file")
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=full.get("embed", embed),
+                                             attachments=[file] if file is not None else [])
+            self.remember_picture(edited)
+        if edited is None:
+            log.warning("could not edit the table message of game %s", game_id)
 
     def seat_ctx(self, result: ActionResult, seat: int) -> SeatCtx | None:
         p = result.pending.get(seat)

@@ -167,15 +167,22 @@ class FormModal(discord.ui.Modal):
 def modal(spec: FormSpec) -> discord.ui.Modal:
     form = FormModal(title=spec.title, custom_id=spec.custom_id, timeout=None)
     for f in spec.fields:
-        form.add_item(discord.ui.TextInput(label=f.label, custom_id=f.id, default=f.default, max_length=f.max_length,
-                                           required=f.required))
+        # Label components: Discord's current form of a modal field (action-row text inputs are deprecated).
+        form.add_item(discord.ui.Label(text=f.label, component=discord.ui.TextInput(
+            custom_id=f.id, default=f.default, max_length=f.max_length, required=f.required)))
     return form
 
 
 def form_values(data: dict) -> dict[str, str]:
+    """Field id -> value of a submitted modal: a Label's input arrives under ``component``, an action row's
+    (the older form, still sent by modals opened before an upgrade) under ``components``."""
     values: dict[str, str] = {}
-    for row in data.get("components", []):
-        for comp in row.get("components", [row]):
+    for top in data.get("components", []):
+        if isinstance(top.get("component"), dict):
+            inner = [top["component"]]
+        else:
+            inner = top.get("components", [top])
+        for comp in inner:
             if "custom_id" in comp:
                 values[comp["custom_id"]] = comp.get("value", "")
     return values

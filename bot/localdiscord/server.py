@@ -55,9 +55,8 @@ INTERACTION_TOKEN_LIFETIME = 15 * 60
 REPLAY_BUFFER = 2000
 
 
-# Checks the current bot still violates are listed in docs/fake-discord.md ("Strictness"); every other check
-# is on by default.
-DEFAULT_CHECKS = frozenset(rules.ALL_CHECKS - {rules.ATTACHMENTS, rules.EMBEDDED_FILES})
+# Every check is on by default (docs/fake-discord.md, "Strictness"); a test relaxes one with checks.discard.
+DEFAULT_CHECKS = frozenset(rules.ALL_CHECKS)
 OLD_MESSAGE_AGE = 3600.0  # seconds after which a message's edits are limited (error 30046)
 
 
@@ -198,6 +197,8 @@ class FakeDiscord:
         self.unimplemented: list[str] = []
         self.errors: list[str] = []
         self.requests: list[RequestRecord] = []
+        # Every file the bot uploaded: (filename, bytes), in order.
+        self.uploads: list[tuple[str, int]] = []
         self.faults: list[Fault] = []
         self.sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
@@ -1209,6 +1210,7 @@ class FakeDiscord:
                     raise ApiError(400, 50035, f"Invalid Form Body: unexpected field {name!r}")
                 idx = int(m.group(1) or m.group(2) or 0)
                 data = await part.read(decode=False)
+                self.uploads.append((part.filename or f"file{idx}", len(data)))
                 files[idx] = (part.filename or f"file{idx}", bytes(data),
                               part.headers.get("Content-Type", "application/octet-stream"))
             return body, files

@@ -71,9 +71,9 @@ def _place(world: FakeDiscord):
     return guild, chan, ann
 
 
-def test_every_check_is_on_by_default_except_the_documented_ones():
-    assert R.ALL_CHECKS - DEFAULT_CHECKS == {R.ATTACHMENTS, R.EMBEDDED_FILES}
-    assert FakeDiscord().checks == set(DEFAULT_CHECKS)
+def test_every_check_is_on_by_default():
+    assert DEFAULT_CHECKS == R.ALL_CHECKS
+    assert FakeDiscord().checks == set(R.ALL_CHECKS)
 
 
 # ------------------------------------------------------------------------------------ message bodies
