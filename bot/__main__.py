@@ -60,9 +60,13 @@ async def _run(bot: ViceroyBot, token: str) -> None:
 def run_bot(settings: Settings, token: str) -> int:
     from bot.app import ViceroyBot
     from bot.instance_lock import InstanceLock, InstanceLockHeld, lock_path_for
+    from bot.storage.base import is_postgres_url
 
+    # One process per SQLite file; processes sharing a PostgreSQL database coordinate through it.
+    lock = InstanceLock(lock_path_for(settings.db_path))
     try:
-        lock = InstanceLock(lock_path_for(settings.db_path)).acquire()
+        if not is_postgres_url(str(settings.db_path)):
+            lock.acquire()
     except InstanceLockHeld as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
+from bot.storage.base import is_postgres_url
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,10 @@ class GameMasterBot(commands.Bot):
         from bot.games import game_type
         from cogs.announcer import Announcer
 
-        self.settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.storage = await Storage.open(self.settings.db_path, synchronous=self.settings.db_sync)
+        # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
+        sqlite = not is_postgres_url(str(self.settings.db_path))
+        options = {"synchronous": self.settings.db_sync} if sqlite else {}
+        self.storage = await Storage.open(self.settings.db_path, **options)
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:
@@ -79,6 +82,7 @@ class GameMasterBot(commands.Bot):
             await self.scheduler.stop()
         await self.drain()
         await super().close()
+        await self.drain()  # an announcement a click started while we were closing
         if self.storage is not None:
             await self.storage.close()
             self.storage = None

@@ -77,7 +77,8 @@ def replay_file(path: str | Path) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.export", description=__doc__.splitlines()[0])
     parser.add_argument("game_id", type=int, nargs="?", help="the game's number (as in 'Viceroy game #12')")
-    parser.add_argument("--db", default=None, help="SQLite database (default: VICEROY_DB, else var/viceroy.db)")
+    parser.add_argument("--db", default=None,
+                        help="SQLite file or postgresql:// URL (default: VICEROY_DB, else var/viceroy.db)")
     parser.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
     parser.add_argument("--replay", metavar="FILE", default=None,
                         help="instead: replay an exported record and print the final public view")
@@ -96,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         from bot.config import load_settings
 
         args.db = str(load_settings().db_path)
-    if not Path(args.db).exists():
+    from bot.storage.base import is_postgres_url
+
+    if not is_postgres_url(str(args.db)) and not Path(args.db).exists():
         print(f"error: no database at {args.db}", file=sys.stderr)
         return 2
     try:

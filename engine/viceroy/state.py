@@ -1,6 +1,6 @@
 """State helpers shared by every rules file: constants, the random draw, events, argument checks, queue.
 
-The state is plain JSON data; see docs/engine.md for its layout.
+The state is plain JSON data (its layout: docs/architecture.md; rule tables and modules: docs/engine.md).
 """
 
 from __future__ import annotations
@@ -41,8 +41,13 @@ def fmt_gems(gems: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "no gems"
 
 
+_SEATS = tuple("{p" + str(seat) + "}" for seat in range(8))
+
+
 def p(seat: int) -> str:
     """Placeholder for a seat's display name in event texts (the bot substitutes names)."""
+    if 0 <= seat < 8:
+        return _SEATS[seat]
     return "{p" + str(seat) + "}"
 
 
