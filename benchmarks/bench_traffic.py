@@ -72,6 +72,9 @@ async def play_one(seed: int, tmp: Path) -> dict:
         restore_discord_py()
     requests = world.requests[first_request:]
     uploads = world.uploads[first_upload:]
+    mb_by_file: Counter[str] = Counter()
+    for name, size in uploads:
+        mb_by_file[name] += size / 1e6
     decisions = sum(p.decisions for p in players)
     return {
         "decisions": decisions,
@@ -81,6 +84,7 @@ async def play_one(seed: int, tmp: Path) -> dict:
         "mb": sum(size for _, size in uploads) / 1e6,
         "by_route": Counter(f"{r.method} {_route(r.path)}" for r in requests),
         "by_file": Counter(name for name, _ in uploads),
+        "mb_by_file": mb_by_file,
         "violations": len(world.violations),
         "seconds": elapsed,
     }
@@ -109,7 +113,8 @@ def main() -> None:
           f"{mb:.1f} MB uploaded per game (target <= {TARGET_MB_PER_GAME})")
     last = results[-1]
     print("\nrequests by route:", ", ".join(f"{k} {v}" for k, v in last["by_route"].most_common(8)))
-    print("uploads by file:", ", ".join(f"{k} {v}" for k, v in last["by_file"].most_common(8)))
+    print("uploads by file:", ", ".join(f"{k} {v} ({last['mb_by_file'][k]:.1f} MB)"
+                                        for k, v in last["by_file"].most_common(8)))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.texts import names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
-from .discord_ui import message_kwargs, refile
+from .discord_ui import message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -50,9 +50,9 @@ class Announcer:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
         self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
-        # Table message id -> the URL Discord gave the picture it shows: sent back on an edit, it keeps the
-        # picture without uploading it again (in memory: after a restart the first edit uploads it once).
-        self._pictures: dict[int, str] = {}
+        # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
+        # it again (in memory: after a restart the first edit uploads it once).
+        self._pictures: dict[int, discord.Attachment] = {}
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -125,12 +125,10 @@ class Announcer:
             return None
 
     def remember_picture(self, msg: discord.Message | None) -> None:
-        """Keep the URL Discord gave the picture a table message shows (see _edit_table)."""
-        if msg is None:
-            return
-        url = msg.embeds[0].image.url if msg.embeds and msg.embeds[0].image else None
-        if url and not url.startswith("attachment://"):
-            self._pictures[msg.id] = url
+        """Remember which file a table message's picture is (see _edit_table)."""
+        picture = shown_picture(msg)
+        if msg is not None and picture is not None:
+            self._pictures[msg.id] = picture
 
     # ---------------------------------------------------------------- announcing
 
@@ -286,19 +284,19 @@ class Announcer:
                 await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
 
     async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
-        """New text under the same picture. Discord resolves ``attachment://`` only against files of the same
-        request, so the picture is kept by sending back the URL Discord gave it (nothing uploaded); when that
-        URL is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
+        """New text under the same picture. Discord resolves ``attachment://`` only against the files of the
+        same request, so the edit names the posted file in its attachments list (nothing uploaded); when that
+        file is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
         spec = presenter.table(ctx, with_image=False)
         spec.image = None
         kwargs = await message_kwargs(spec, presenter.embed_color)
         embed = kwargs.get("embed")
         if embed is None:
             return
-        url = self._pictures.get(m.message_id)
-        if url is not None:
-            embed.set_image(url=url)
-            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed)
+        kept = self._pictures.get(m.message_id)
+        if kept is not None:
+            embed.set_image(url=f"attachment://{kept.filename}")
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed, attachments=[kept])
         else:
             full = await message_kwargs(presenter.table(ctx, with_image=True), presenter.embed_color)
             file = full.get("file")

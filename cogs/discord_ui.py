@@ -144,6 +144,26 @@ async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPL
     return kwargs
 
 
+def shown_picture(message: discord.Message | None, filename: str | None = None) -> discord.Attachment | None:
+    """The file ``message``'s embed shows (``filename``, if given), as an attachment an edit can keep.
+
+    Discord lists no file an embed shows among the message's attachments and resolves ``attachment://name``
+    only against the files of the same request; an edit keeps a picture by naming its attachment id in the
+    ``attachments`` list, and that id is in the URL Discord returns for the embed's image
+    (``.../attachments/<channel>/<attachment>/<name>``)."""
+    if message is None or not message.embeds or not message.embeds[0].image:
+        return None
+    url = message.embeds[0].image.url or ""
+    parts = url.split("?", 1)[0].split("/")
+    if len(parts) < 4 or parts[-4] != "attachments" or not parts[-2].isdigit():
+        return None
+    name = parts[-1]
+    if filename is not None and name != filename:
+        return None
+    data = {"id": parts[-2], "filename": name, "size": 0, "url": url, "proxy_url": url}
+    return discord.Attachment(data=data, state=message._state)  # type: ignore[arg-type]
+
+
 def refile(file: discord.File | None) -> Callable[[], dict]:
     """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
     if file is None:

@@ -41,6 +41,7 @@ from .discord_ui import (
     message_kwargs,
     modal,
     render,
+    shown_picture,
     view_from_rows,
 )
 
@@ -480,16 +481,16 @@ class TableCog(commands.Cog, name="Table"):
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
         if spec.image is not None and spec.image.stable and interaction.message is not None:
-            # The same picture is already on the message (it does not change within a decision): send back the
-            # URL Discord gave it, so the edit keeps it without uploading it again. (Discord lists no file an
-            # embed shows among the message's attachments, and resolves attachment:// only in the same request.)
-            kept = _picture_url(interaction.message, spec.image.filename)
+            # The same picture is already on the message (it does not change within a decision): the edit keeps
+            # that file (named in its attachments list) instead of uploading it again.
+            kept = shown_picture(interaction.message, spec.image.filename)
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
         kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
-            embed.set_image(url=kept)
+            embed.set_image(url=f"attachment://{kept.filename}")
+            kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
         try:
@@ -595,15 +596,6 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
-
-
-def _picture_url(message: discord.Message, filename: str) -> str | None:
-    """The URL of the picture ``message``'s embed shows, if it is the file ``filename``."""
-    image = message.embeds[0].image if message.embeds else None
-    url = image.url if image is not None else None
-    if not url or url.startswith("attachment://"):
-        return None
-    return url if url.split("?", 1)[0].rsplit("/", 1)[-1] == filename else None
 
 
 def _seat_ctx(click: SeatContext) -> tuple[SeatCtx, dict]:
