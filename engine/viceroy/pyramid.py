@@ -27,15 +27,6 @@ from engine.viceroy.cards import COLORS, SECTION_COLORS, SECTIONS, is_law
 
 MAX_LEVEL = 5
 
-# The four (position, section) pairs of a circle, in a fixed order: lower-left card's top-right,
-# lower-right card's top-left, then the upper card's bottom half (two sections of one colour).
-_CIRCLE_PARTS: tuple[tuple[str, str], ...] = (
-    ("ll", "top_right"),
-    ("lr", "top_left"),
-    ("up", "bottom_left"),
-    ("up", "bottom_right"),
-)
-
 # Tokens whose count matters (each token entry may carry an "amount"; absent means one token).
 COUNTED_TOKENS: tuple[str, ...] = ("science", "magic", "defense", "attack")
 

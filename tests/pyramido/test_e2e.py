@@ -232,3 +232,50 @@ async def test_rules_command_answers_from_the_rules_page(fake_discord, tmp_path)
         assert any("Ruling" in (m.content or "") for m in [rec.reply, *rec.messages] if m is not None)
     finally:
         await table.stop_bot()
+
+
+async def test_time_running_out_plays_a_safe_default_turn(fake_discord, tmp_path):
+    from bot.clock import ManualClock
+
+    clock = ManualClock(1_000_000.0)
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot(clock=clock)
+    try:
+        (ann,) = table.users
+        msg = await lobby(table, ann, seats=2, ai=1, starter="first", time_limit=2.0)
+        await ann.click(msg, label="Start")
+        await table.settle()
+        sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=2, strategy=architect)
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=30, what="Ann's first turn")
+        first = sim.current_prompt()
+        clock.advance(2 * 3600 + 1)
+        table.bot.scheduler.wake()
+        await fake_discord.wait_for(lambda: any("Time ran out for Ann" in m.content for m in table.channel.messages()),
+                                    timeout=20, what="the timeout announcement")
+        await table.settle()
+        assert controls(fake_discord.messages[first.id]) == {}, "the timed-out prompt was closed"
+        game = (await table.bot.service.list_games())[0]
+        view = await table.bot.service.view_seat(game.id, None)
+        assert view["players"][0]["floors"][0]["dominoes"] == 1  # the default turn placed a domino
+        # Ann's next turn arrives and she can play on
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None and sim.current_prompt().id != first.id,
+                                    timeout=30, what="Ann's next turn")
+    finally:
+        await table.stop_bot()
+
+
+async def test_show_posts_an_architects_pyramid(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot()
+    try:
+        (ann,) = table.users
+        msg = await lobby(table, ann, seats=2, ai=1)
+        await ann.click(msg, label="Start")
+        await table.settle()
+        rec = await ann.slash(table.channel, "pyramido show")
+        await table.settle()
+        replies = [m for m in [rec.reply, *rec.messages] if m is not None]
+        assert any(m.attachments for m in replies), [m.content for m in replies]
+        assert any("pyramid" in (e.get("title") or "").lower() for m in replies for e in m.embeds)
+    finally:
+        await table.stop_bot()

@@ -127,7 +127,7 @@ class PyramidoPresenter(BasePresenter):
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:
         player = public_view["players"][seat]
-        return MessageSpec(title=f"{name}'s pyramido",
+        return MessageSpec(title=f"{name}'s pyramid",
                            image=Image("pyramid.png", functools.partial(render_pyramid, player, name)))
 
     def rules_text(self, topic: str) -> str:
