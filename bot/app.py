@@ -42,8 +42,7 @@ class GameMasterBot(commands.Bot):
         from bot.games import game_type
         from cogs.announcer import Announcer
 
-        self.settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.storage = await Storage.open(self.settings.db_path)
+        self.storage = await Storage.open(self.settings.db_path)  # a path (folder created) or a PostgreSQL URL
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, compact_json, get_kind
-from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx, decode_state
+from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx
 from engine.api import IllegalAction, Prompt
 
 log = logging.getLogger(__name__)
@@ -341,19 +341,21 @@ class GameService:
         return kind.rebuild(game.options, game.seed, seats, moves)
 
     async def _load(self, tx: Tx, game_id: int) -> _Loaded:
-        game = await self._game(tx, game_id)
-        seats = await tx.seats(game_id)
+        bundle = await tx.load_game(game_id)  # one round trip: game, seats, last action, checked snapshot
+        if bundle is None:
+            raise UnknownGame(f"There is no game #{game_id}.")
+        game, seats = bundle.game, bundle.seats
         kind = self._kind(game.kind)
         if game.status == "lobby" or game.seed is None:
             return _Loaded(game, seats, kind, None, 0)
         self.state_reads += 1
-        last_seq = await tx.last_seq(game_id)
-        raw = await tx.snapshot_raw(game_id)
+        last_seq = bundle.last_seq
         state: dict | None = None
-        if raw is not None:
-            version, seq, blob, checksum = raw
+        if bundle.error is not None:
+            log.warning("game %s: snapshot rejected (%s); rebuilding from the action log", game_id, bundle.error)
+        elif bundle.snapshot is not None:
+            version, seq, state = bundle.snapshot
             try:
-                state = decode_state(blob, checksum)
                 if version > game.version or seq > last_seq:
                     raise CorruptSnapshot(f"snapshot v{version}/seq{seq} is ahead of the game")
                 later = await tx.actions(game_id, after_seq=seq) if seq < last_seq else []
@@ -578,6 +580,7 @@ class GameService:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -595,6 +598,7 @@ class GameService:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -810,6 +814,12 @@ class GameService:
         async with self.storage.transaction() as tx:
             timer = await tx.timer(timer_id)
             if timer is None or timer.fired or timer.due_at > now:
+                return None
+            # Game first, then the timer (the order submissions take them in); another process already
+            # firing this timer holds it, and we skip it.
+            await tx.lock_game(timer.game_id)
+            timer = await tx.claim_timer(timer_id, now)
+            if timer is None:
                 return None
             await tx.mark_fired(timer_id)
             game = await tx.game(timer.game_id)

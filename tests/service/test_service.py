@@ -295,9 +295,9 @@ async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
     for bad in (b"not zlib at all", None):
         async with storage.transaction() as tx:
             if bad is None:  # decodable but wrong: checksum catches it
-                await tx.conn.execute("UPDATE snapshots SET checksum='0000' WHERE game_id=?", (gid,))
+                await tx.execute("UPDATE snapshots SET checksum='0000' WHERE game_id=?", (gid,))
             else:
-                await tx.conn.execute("UPDATE snapshots SET state=? WHERE game_id=?", (bad, gid))
+                await tx.execute("UPDATE snapshots SET state=? WHERE game_id=?", (bad, gid))
         verdicts = [r.verdict for r in await check_database(storage)]
         assert verdicts == ["CORRUPT"]
         assert await service.view(gid, None) == good  # detected and rebuilt from the log
@@ -308,7 +308,7 @@ async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
 async def test_snapshot_ahead_of_log_is_rejected_and_submit_repairs(service, storage):
     gid, start = await started_game(service, humans=2)
     async with storage.transaction() as tx:
-        await tx.conn.execute("UPDATE snapshots SET seq=seq+5 WHERE game_id=?", (gid,))
+        await tx.execute("UPDATE snapshots SET seq=seq+5 WHERE game_id=?", (gid,))
     card = start.pending[0].prompt.choices["options"][0]
     await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="s")
     assert [r.verdict for r in await check_database(storage)] == ["OK"]
