@@ -62,6 +62,11 @@ class _Game:
         return self.type.name
 
     @property
+    def command(self) -> str:
+        """The slash-command group's name (a presenter may spell it without the underscore)."""
+        return getattr(self.presenter, "command_name", None) or self.type.name
+
+    @property
     def title(self) -> str:
         return self.presenter.display_name or self.type.display_name
 
@@ -120,7 +125,7 @@ class TableCog(commands.Cog, name="Table"):
     async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         if info is None or info.kind != game.name:
-            raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.name} new`.")
+            raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
 
     # ---------------------------------------------------------------- commands
@@ -128,7 +133,7 @@ class TableCog(commands.Cog, name="Table"):
     def _group(self, game: _Game) -> app_commands.Group:
         p = game.presenter
         description = getattr(p, "description", "") or game.type.description or f"Play {game.title}"
-        group = app_commands.Group(name=game.name, description=description[:100])
+        group = app_commands.Group(name=game.command, description=description[:100])
         cmd: Callable[..., app_commands.Command] = app_commands.Command
         group.add_command(cmd(name="new", description=f"Open a {game.title} lobby in this channel",
                               callback=self._new_callback(game)))
@@ -181,7 +186,7 @@ class TableCog(commands.Cog, name="Table"):
                 info = await self._game_here(interaction, game)
                 await self.service.abandon(info.id, interaction.user.id, admin=self._is_admin(interaction))
                 await interaction.response.send_message(
-                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.name} new`.")
+                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.command} new`.")
                 self.announcer.spawn(self.announcer.retire_all(info.id))
 
             await self._safe(interaction, run())
