@@ -5,6 +5,7 @@ game's presenter decide what to show or which action a click makes, and hands th
 announcer. Nothing here knows a game's rules or texts.
 """
 
+import asyncio
 import inspect
 import logging
 import secrets
@@ -41,6 +42,7 @@ from .discord_ui import (
     message_kwargs,
     modal,
     render,
+    shown_picture,
     view_from_rows,
 )
 
@@ -110,6 +112,11 @@ class TableCog(commands.Cog, name="Table"):
             log.warning("could not reply to interaction %s", interaction.id)
 
     async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
+        # Registered with the bot while it runs, so that drain() also waits for clicks still being handled.
+        handling = getattr(self.bot, "handling", None)
+        task = asyncio.current_task()
+        if handling is not None and task is not None:
+            handling.add(task)
         try:
             await coro
         except (ServiceError, PlanIncomplete) as exc:
@@ -117,6 +124,9 @@ class TableCog(commands.Cog, name="Table"):
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             await self._reply(interaction, "Something went wrong on my side; nothing was lost. Please try again.")
+        finally:
+            if handling is not None and task is not None:
+                handling.discard(task)
 
     def _limit(self, interaction: discord.Interaction | None) -> int:
         size = getattr(interaction, "attachment_size_limit", None) if interaction is not None else None
@@ -541,14 +551,16 @@ class TableCog(commands.Cog, name="Table"):
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
         if spec.image is not None and spec.image.stable and interaction.message is not None:
-            # The same picture is already on the message (it does not change within a decision): keep it.
-            kept = next((a for a in interaction.message.attachments if a.filename == spec.image.filename), None)
+            # The same picture is already on the message (it does not change within a decision): the edit keeps
+            # that file (named in its attachments list) instead of uploading it again.
+            kept = shown_picture(interaction.message, spec.image.filename)
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
         kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
+            kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
         try:
