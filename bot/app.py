@@ -16,12 +16,12 @@ from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
+from bot.storage.base import is_postgres_url
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.table",)
 HANDLED_MEMORY = 10_000  # finished interaction ids remembered (for waiting on them)
-SHUTDOWN_GRACE = 10.0  # seconds running interaction handlers get to finish at shutdown
 
 
 class GameMasterBot(commands.Bot):
@@ -42,42 +42,41 @@ class GameMasterBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
         self.announcer = None
+        self.handling: set[asyncio.Task] = set()  # interaction handlers running now (see drain)
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
-        # Interactions being handled right now, and the latest ones finished (bounded): shutdown waits for
-        # the running ones, and tests wait on them instead of on quiet time.
-        self.handling: dict[int, int] = {}  # interaction id -> nesting depth
+        # Interactions being handled right now (id -> nesting depth) and the latest ones finished (bounded):
+        # tests wait on them instead of on quiet time.
+        self.in_hand: dict[int, int] = {}
         self.handled: OrderedDict[int, None] = OrderedDict()
-        self._handlers_idle = asyncio.Event()
-        self._handlers_idle.set()
 
     @contextlib.contextmanager
     def handling_interaction(self, interaction_id: int) -> Iterator[None]:
         """Mark an interaction as being handled for the duration of the block."""
-        self.handling[interaction_id] = self.handling.get(interaction_id, 0) + 1
-        self._handlers_idle.clear()
+        self.in_hand[interaction_id] = self.in_hand.get(interaction_id, 0) + 1
         try:
             yield
         finally:
-            depth = self.handling.pop(interaction_id, 1) - 1
+            depth = self.in_hand.pop(interaction_id, 1) - 1
             if depth:
-                self.handling[interaction_id] = depth
+                self.in_hand[interaction_id] = depth
             else:
                 self.handled[interaction_id] = None
             while len(self.handled) > HANDLED_MEMORY:
                 self.handled.popitem(last=False)
-            if not self.handling:
-                self._handlers_idle.set()
 
     def busy(self) -> bool:
         """True while an interaction handler, an announcement or a due timer is running."""
-        return bool(self.handling) or (self.announcer is not None and self.announcer.busy()) or \
+        return bool(self.in_hand) or (self.announcer is not None and self.announcer.busy()) or \
             (self.scheduler is not None and self.scheduler.firing)
 
     async def setup_hook(self) -> None:
         from bot.games import game_type
         from cogs.announcer import Announcer
 
-        self.storage = await Storage.open(self.settings.db_path)  # a path (folder created) or a PostgreSQL URL
+        # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
+        sqlite = not is_postgres_url(str(self.settings.db_path))
+        options = {"synchronous": self.settings.db_sync} if sqlite else {}
+        self.storage = await Storage.open(self.settings.db_path, **options)
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:
@@ -99,19 +98,16 @@ class GameMasterBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def drain(self) -> None:
-        """Wait until every background announcement is done."""
+        """Wait until every click being handled and every background announcement is done."""
+        me = asyncio.current_task()
+        while pending := [t for t in self.handling if t is not me and not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
         if self.announcer is not None:
             await self.announcer.drain()
-
-    async def wait_handlers(self, timeout: float = SHUTDOWN_GRACE) -> None:
-        """Wait (bounded) for the interaction handlers that are running."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._handlers_idle.wait(), timeout)
 
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
-        await self.wait_handlers()
         await self.drain()
         await super().close()
         await self.drain()  # an announcement a click started while we were closing
