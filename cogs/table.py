@@ -535,12 +535,12 @@ class TableCog(commands.Cog, name="Table"):
             self.announcer.spawn(self.announcer.announce(result))
         # The action is applied: from here on nothing may tell the player it failed.
         try:
-            await self._confirm(interaction, presenter, ctx, draft, action, result)
+            await self._acknowledge_applied(interaction, presenter, ctx, draft, action, result)
         except Exception:
             log.exception("interaction %s: confirming an applied action failed", interaction.id)
             await self._reply(interaction, "Your move is in (see the channel).")
 
-    async def _confirm(self, interaction: discord.Interaction, presenter: Presenter, ctx: SeatCtx, draft: dict,
+    async def _acknowledge_applied(self, interaction: discord.Interaction, presenter: Presenter, ctx: SeatCtx, draft: dict,
                        action: dict, result: ActionResult) -> None:
         after = self.announcer.seat_ctx(result, ctx.seat)
         if after is not None and after.key == ctx.key:
