@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
     ActionResult,
@@ -285,6 +286,7 @@ class TableCog(commands.Cog, name="Table"):
                    time_limit: float | None, options: dict) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
+        _check_channel_permissions(interaction)
         game.presenter.check_new(seats, ai, options)
         if ai >= seats:
             raise ServiceError("Leave at least one seat for a person (the host).")
@@ -370,6 +372,7 @@ class TableCog(commands.Cog, name="Table"):
             info0 = await self.service.game(game_id)
             if info0.host_user_id != user.id and not admin:
                 raise ServiceError(f"Only the host (<@{info0.host_user_id}>) or a server admin can start the game.")
+            _check_channel_permissions(interaction)
             wanted = info0.options.get("seats", len(info0.seats))
             if len(info0.seats) < wanted and wanted > 1:
                 raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
@@ -601,6 +604,16 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+
+
+def _check_channel_permissions(interaction: discord.Interaction) -> None:
+    """Refuse, naming what is missing, when the bot could not post the game in this channel."""
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_permissions(interaction.app_permissions.value, thread=thread)
+    if missing:
+        raise ServiceError("I cannot run a game in this channel: I need the permission"
+                           + ("s " if len(missing) > 1 else " ") + ", ".join(f"**{m}**" for m in missing)
+                           + " here. A server admin can grant them in the channel's settings.")
 
 
 def _seat_ctx(click: SeatContext) -> tuple[SeatCtx, dict]:
