@@ -138,10 +138,24 @@ class TableCog(commands.Cog, name="Table"):
         return bool(perms and (perms.manage_guild or perms.administrator))
 
     async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        if interaction.guild_id is None:
+            return await self._game_of_user(interaction, game)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
+
+    async def _game_of_user(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        """A command used in DMs (where players live) reaches the user's game of this kind."""
+        mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
+                if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise ServiceError(f"You have no {game.title} game in progress. Start one in a server channel with "
+                               f"`/{game.command} new`.")
+        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
+        raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
 
     async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
