@@ -292,18 +292,22 @@ class Announcer:
                                                          prompt_key=str(i))
             if i == 0:
                 first = msg
-        if "0" in posted or first is None:
-            return  # the sheet's first part (and with it the players' own results) went out before
-        # Each human player's own result, privately, with a link to the score sheet in the channel.
-        # A message sent through a partial channel does not know its server: the link is built here.
-        guild = (await self.service.game(result.game_id)).guild_id
-        link = f"\nFinal scores: https://discord.com/channels/{guild or '@me'}/{result.channel_id}/{first.id}"
+        if "dm" in posted:
+            return  # the players' own results went out before
+        # Each human player's own result, privately, with a link to the score sheet in the channel (when it
+        # could be posted: a game whose channel is gone still tells its players by DM).
+        link = ""
+        if first is not None:
+            # A message sent through a partial channel does not know its server: the link is built here.
+            guild = (await self.service.game(result.game_id)).guild_id
+            link = f"\nFinal scores: https://discord.com/channels/{guild or '@me'}/{result.channel_id}/{first.id}"
         for s in result.seats:
             if s.is_ai or s.user_id is None:
                 continue
             text = presenter.result_dm(result.game_id, outcome, s.seat, names)
             if text:
                 await self.dm(s.user_id, content=(text + link)[:1900])
+        await self.service.record_prompt_message(result.game_id, None, 0, result.channel_id, FINAL, prompt_key="dm")
 
     async def catch_up(self) -> None:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without
