@@ -9,6 +9,7 @@ from . import moves as M
 from .auction import auction_offer
 from .flow import apply_action
 from .prompts import pending
+from .rules import rules_for
 from .setup import new_game
 from .state import CHOICE_LAWS, DISCARD_GEMS
 
@@ -27,18 +28,24 @@ _REWARD_VALUE = {
 
 
 def _reward_score(items: list[dict]) -> float:
-    return sum(_REWARD_VALUE[i["type"]] * i.get("amount", i.get("value", 1)) for i in items)
+    # A module's reward types (diamonds, bonus tokens) count about as much as a gem.
+    return sum(_REWARD_VALUE.get(i["type"], 1.2) * i.get("amount", i.get("value", 1)) for i in items)
 
 
 def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
     """A legal action for ``seat`` now (the engine accepts it as it is)."""
     rng = rng or random.Random(0)
     decision = state["decision"]
+    modules = rules_for(state).ai  # a module's own phases and decisions, and what it changes in the base ones
     if decision is not None:
         if decision["seat"] != seat:
             raise ValueError("not this seat's turn")
+        if decision["kind"] in modules:
+            return modules[decision["kind"]](state, seat, rng)
         return _answer(state, seat, decision, rng)
     phase = state["phase"]
+    if phase in modules:
+        return modules[phase](state, seat, rng)
     if phase == "setup":
         return _setup(state, seat, rng)
     if phase == "auction":
@@ -118,7 +125,7 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
         plan["tuck"] = others[: rng.randint(0, len(others))]
     elif number == 76:
         plan["store"] = M.balanced_gems(player["gems"], min(8, sum(player["gems"].values()) // 2))
-    elif number in CHOICE_LAWS:
+    elif number in CHOICE_LAWS or C.card(number)["effect"].get("kind") == "choice":
         option = rng.randrange(3)
         chosen = C.card(number)["effect"]["options"][option]
         items = chosen if isinstance(chosen, list) else [chosen]

@@ -17,7 +17,7 @@ table stays small.
 from __future__ import annotations
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import COLORS
+from engine.viceroy.cards import ANY, COLORS, NONE
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
@@ -84,11 +84,13 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
             for (slot, section), color in zip(circle["sections"], circle["colors"], strict=True)
             if section in (cards[slot].get("paint") or {})
         ]
+        if NONE in circle["colors"]:
+            continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
         options = []
         for k, color in enumerate(COLORS):
             if any(p != color for p in painted):
                 continue  # a painted section cannot be painted again
-            need = sum(1 for c in circle["colors"] if c != color)
+            need = sum(1 for c in circle["colors"] if c != color and c != ANY)
             gain = circle_value(circle["level"], color, bonus) + heraldry - current
             if need and gain > 0 and need <= gems.get(color, 0):
                 options.append((k, need, gain))
@@ -255,6 +257,6 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
             continue
         color = COLORS[move[0]]
         for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
-            if current != color:
+            if current != color and current != ANY:
                 paint_list.append({"slot": slot, "section": section, "color": color})
     return paint_list, best_gain

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.viceroy.cards import COLORS, SECTIONS, is_law, section_colors
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTIONS, in_pyramid, is_law, section_colors
 
 MAX_LEVEL = 5
 
@@ -175,14 +175,17 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
         where, entry = owners[who]
         sections.append((where, section))
         colors.append(section_color(entry, section))
-    single = colors.count(colors[0]) == 4
+    # A multicoloured section ("any", a domain card) takes whatever colour the others share; a section
+    # without colour ("none", an aristocrat's lower half) never makes a single-colour circle.
+    real = [c for c in colors if c != ANY]
+    single = bool(real) and NONE not in real and real.count(real[0]) == len(real)
     return {
         "slot": slot,
         "level": level,
         "sections": sections,
         "colors": colors,
         "single": single,
-        "color": colors[0] if single else None,
+        "color": real[0] if single else None,
     }
 
 
@@ -221,7 +224,8 @@ def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
     """
     result: list[tuple[str, str]] = []
     for circle in circles(pyramid):
-        result.extend(circle["sections"])
+        # Multicoloured sections need no paint and colourless ones take none.
+        result.extend(s for s, c in zip(circle["sections"], circle["colors"], strict=True) if c not in (ANY, NONE))
     return result
 
 
@@ -253,7 +257,7 @@ def free_cards(pyramid: dict) -> list[str]:
     cards = _cards(pyramid)
     result = []
     for slot in sorted(cards, key=parse_slot):
-        if cards[slot].get("tucked"):
+        if cards[slot].get("tucked") or not in_pyramid(cards[slot]["card"]):
             continue
         level, x = parse_slot(slot)
         if slot_name(level + 1, x - 1) in cards or slot_name(level + 1, x + 1) in cards:
@@ -272,10 +276,18 @@ def cards_count(pyramid: dict) -> int:
     return sum(1 + len(entry.get("tucked") or ()) for entry in _cards(pyramid).values())
 
 
-def _tokens(pyramid: dict) -> Iterable[tuple[str, dict]]:
+def tokens(pyramid: dict) -> Iterable[tuple[str, dict]]:
+    """Every token lying in the pyramid, and the token images printed on its cards (aristocrats): images
+    count like tokens for their effects (pass gems, scoring) but are not tokens (no law moves them)."""
     for slot, entry in _cards(pyramid).items():
         for token in entry.get("tokens") or ():
             yield slot, token
+        if IMAGES:
+            for image in IMAGES.get(entry["card"], ()):
+                yield slot, image
+
+
+_tokens = tokens
 
 
 def token_count(pyramid: dict, token_type: str) -> int:

@@ -101,7 +101,8 @@ def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
 
 
 def science_count(player: dict) -> int:
-    return sum(1 for e in player["pyramid"]["cards"].values() for t in e["tokens"] if t["type"] == "science")
+    """Science tokens in the pyramid (science images on aristocrats count too): one more gem per pass."""
+    return P.token_count(player["pyramid"], "science")
 
 
 def has_law_in_pyramid(player: dict, number: int) -> bool:
