@@ -1,80 +1,132 @@
-"""Engine speed on one core: full 4-player AI games per second, and the painting solver on a full pyramid.
+"""Engine speed, side by side with the reference engine, in one run.
 
-Run: python benchmarks/bench_engine.py [--games N]
-Games are played by the baseline AI (engine.viceroy.ai.play_game), seeds 0..N-1, one process.
+Run: python benchmarks/bench_engine.py [--games N] [--rounds R] [--reference COMMIT]
+
+* Full 4-player AI games per second (the baseline AI, engine.viceroy.ai.play_game, seeds 0..N-1), for this
+  checkout and for the reference engine (commit 316f92a, the single-file engine, extracted with ``git archive``
+  into a temporary directory). Each measurement runs in its own process; the two engines alternate for R
+  rounds so that load on the machine hits both alike; the median of the rounds is reported. Both engines must
+  produce the identical game records (same actions for the same seeds), which the benchmark checks.
+* State clone for search: ``engine.viceroy.clone`` on late-game 4-player states, against ``copy.deepcopy``
+  and a JSON round trip.
+* The painting solver: see benchmarks/bench_painting.py (worst cases included).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from io import BytesIO
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = "316f92a"
 
-from engine.viceroy.ai import play_game  # noqa: E402
-from engine.viceroy.cards import COLORS  # noqa: E402
-from engine.viceroy.painting import best_painting  # noqa: E402
-
-try:
-    from benchmarks.bench_painting import full_pyramid  # noqa: E402
-except ImportError:  # run from elsewhere without the package on the path
-    full_pyramid = None
-
-
-def bench_games(games: int, players: int = 4) -> tuple[float, float, float]:
-    """(games per second, ms per game, actions per game) for full AI games."""
-    actions = 0
-    t0 = time.perf_counter()
-    for seed in range(games):
-        _state, record = play_game({"players": players}, seed)
-        actions += len(record)
-    elapsed = time.perf_counter() - t0
-    return games / elapsed, 1000 * elapsed / games, actions / games
+WORKER = r"""
+import hashlib, json, sys, time
+from engine.viceroy.ai import play_game
+games, players = int(sys.argv[1]), int(sys.argv[2])
+digest = hashlib.sha256()
+actions = 0
+t0 = time.perf_counter()
+for seed in range(games):
+    _state, record = play_game({"players": players}, seed)
+    actions += len(record)
+    digest.update(json.dumps(record, sort_keys=True).encode())
+elapsed = time.perf_counter() - t0
+print(json.dumps({"per_s": games / elapsed, "ms": 1000 * elapsed / games, "actions": actions / games,
+                  "records": digest.hexdigest()[:16]}))
+"""
 
 
-def _fallback_pyramid(rng: random.Random) -> dict:
-    numbers = rng.sample(range(1, 65), 15)
-    cards = {}
-    i = 0
-    for level in range(1, 6):
-        for j in range(6 - level):
-            slot = f"{level}:{level - 1 + 2 * j}"
-            cards[slot] = {"card": numbers[i], "slot": slot, "tokens": []}
-            i += 1
-    return {"cards": cards}
+def extract_reference(commit: str, into: str) -> str:
+    """The reference engine's files (engine/ and data/ at ``commit``) in a directory of their own."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "engine", "data"], capture_output=True, check=True)
+    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into
 
 
-def bench_painting(gems_each: int, runs: int = 200) -> tuple[float, float]:
-    """(median ms, max ms) of best_painting on full 15-card pyramids."""
-    rng = random.Random(7)
-    build = full_pyramid or _fallback_pyramid
-    gems = dict.fromkeys(COLORS, gems_each)
-    states = [{"options": {"players": 2}, "players": [{"pyramid": build(rng), "gems": gems, "attacks": 0}]} for _ in range(20)]
-    times = []
-    for r in range(runs):
-        t0 = time.perf_counter()
-        best_painting(states[r % len(states)], 0)
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), max(times)
+def run_games(root: str, games: int, players: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=root, PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, "-c", WORKER, str(games), str(players)], cwd=root, env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def bench_side_by_side(reference: str, games: int, rounds: int, players: int = 4) -> None:
+    results: dict[str, list[dict]] = {"reference": [], "this checkout": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        ref_root = extract_reference(reference, tmp)
+        for _ in range(rounds):
+            results["reference"].append(run_games(ref_root, games, players))
+            results["this checkout"].append(run_games(str(ROOT), games, players))
+    medians = {}
+    for name, runs in results.items():
+        per_s = statistics.median(r["per_s"] for r in runs)
+        medians[name] = per_s
+        each = ", ".join(f"{r['per_s']:.1f}" for r in runs)
+        print(f"{f'{players}-player AI games, {name}':<44} {per_s:>8.1f} games/s {1000 / per_s:>7.2f} ms/game   ({each})")
+    print(f"{'  speed-up (median / median)':<44} {medians['this checkout'] / medians['reference']:>8.2f} x")
+    actions = results["this checkout"][0]["actions"]
+    same = {r["records"] for runs in results.values() for r in runs}
+    print(f"{'  actions per game':<44} {actions:>8.1f}")
+    print(f"{'  identical game records (same seeds)':<44} {'yes' if len(same) == 1 else 'NO':>8}")
+
+
+def late_states(count: int = 20) -> list[dict]:
+    """4-player states from the last turns of AI games (the largest states search copies)."""
+    from engine.viceroy import apply_action, pending
+    from engine.viceroy.ai import choose_action
+    from engine.viceroy.setup import new_game
+
+    out = []
+    for seed in range(count):
+        state = new_game({"players": 4}, seed)
+        rng = random.Random(seed)
+        while state["turn"] < 11 or state["phase"] != "development":
+            prompts = pending(state)
+            seat = min(s for s, p in prompts.items() if not p.get("submitted"))
+            apply_action(state, seat, choose_action(state, seat, rng))
+        out.append(state)
+    return out
+
+
+def bench_clone(runs: int = 2000) -> None:
+    from engine.viceroy import clone
+
+    states = late_states()
+    for name, fn in (("engine.viceroy.clone", clone), ("copy.deepcopy", copy.deepcopy),
+                     ("json round trip", lambda s: json.loads(json.dumps(s)))):
+        n = runs if fn is clone else runs // 10
+        times = []
+        for i in range(n):
+            state = states[i % len(states)]
+            t0 = time.perf_counter()
+            fn(state)
+            times.append((time.perf_counter() - t0) * 1e6)
+        print(f"{f'state clone, late 4-player game: {name}':<60} {statistics.median(times):>8.1f} µs median"
+              f" {max(times):>8.1f} max")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--reference", default=REFERENCE)
     args = parser.parse_args()
-    print(f"{'measurement':<40} {'result':>24}")
-    print("-" * 65)
-    for players in (4, 2, 1):
-        per_s, ms, acts = bench_games(args.games, players)
-        print(f"{f'{players}-player AI games ({args.games})':<40} {per_s:>9.1f} games/s {ms:>6.2f} ms/game")
-        print(f"{'  actions per game':<40} {acts:>24.1f}")
-    for gems_each in (16, 5):
-        median, worst = bench_painting(gems_each)
-        print(f"{f'painting, full pyramid, {gems_each} gems each':<40} {median:>9.3f} ms med {worst:>6.2f} max")
+    sys.path.insert(0, str(ROOT))
+    bench_side_by_side(args.reference, args.games, args.rounds)
+    bench_clone()
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ At a decision of seat s the search never looks at the true hidden state. Each it
    win plus a smaller part for the margin over the best other seat.
 
 Budgets are iteration counts, so a decision is a pure function of (state as s sees it, seat, rng): games
-replay. The time cap of a level is only an upper bound for slow machines; when it cuts a search short the
-result may differ from an uncut run.
+replay. The time cap of a level (CPU seconds of the deciding thread) is only an upper bound for slow machines;
+when it cuts a search short the result may differ from an uncut run.
 
 Games plug in through optional parts of `Game` (``legal_actions``, ``determinize``, ``choose_action``) and,
 for games whose actions cannot be enumerated, a module ``engine.<game>.ai_candidates`` with
@@ -46,7 +46,11 @@ Chooser = Callable[[State, int, random.Random], Action]
 
 @dataclass(frozen=True)
 class Level:
-    """An AI level. iterations 0 = the baseline policy. time_cap (seconds) only bounds slow machines."""
+    """An AI level. iterations 0 = the baseline policy.
+
+    time_cap: CPU seconds of the deciding thread (time.thread_time), an upper bound for slow machines only: on
+    a loaded machine a search is not cut because other processes take the core, so it stays reproducible.
+    """
 
     name: str
     iterations: int
@@ -294,6 +298,11 @@ class Search:
                 elif node is not None and depth < self.level.depth:
                     options = self.legal_options(state, seat, rng)
                     keys = [action_key(a) for a in options]
+                    # Progressive widening: the baseline's choice first, one more action per square of the
+                    # visits, so a rarely visited node plays like the baseline instead of trying everything.
+                    visits = sum(entry[0] for entry in node.stats.values())
+                    width = 1 + math.isqrt(visits)
+                    options, keys = options[:width], keys[:width]
                     key = node.select(keys, self.level.exploration)
                     action = options[keys.index(key)]
                     path.append((node, key))
@@ -319,14 +328,17 @@ class Search:
         return value
 
     def legal_options(self, state: State, seat: int, rng: random.Random) -> list[Action]:
-        """Candidates inside the tree (not re-checked by apply: a slip falls back to the default action)."""
-        options = list(self.hooks.candidates(state, seat, rng))
-        return options or [self.game.default_action(state, seat)]
+        """Candidates inside the tree, the baseline's choice first (not re-checked by apply: a slip falls back
+        to the default action)."""
+        options = [self.hooks.policy(state, seat, rng)]
+        first = action_key(options[0])
+        options += [a for a in self.hooks.candidates(state, seat, rng) if action_key(a) != first]
+        return options
 
     # -- the decision
 
     def choose(self, state: State, seat: int, rng: random.Random, stats: SearchStats | None = None) -> Action:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         level = self.level
         seed_rng = random.Random(rng.getrandbits(64))
         if level.iterations <= 0:
@@ -344,7 +356,7 @@ class Search:
         totals = {k: [0, 0.0] for k in keys}
         alive = list(range(len(options)))
         rounds = max(1, math.ceil(math.log2(len(options))))
-        deadline = started + level.time_cap if level.time_cap is not None else None
+        deadline = cpu_started + level.time_cap if level.time_cap is not None else None
         done = 0
         cut = False
         for round_no in range(rounds):
@@ -356,7 +368,7 @@ class Search:
                 # the same play-out dice, so their difference is not drowned by the luck of the draw.
                 sample_seed, sim_seed = seed_rng.getrandbits(64), seed_rng.getrandbits(64)
                 for i in alive:
-                    if deadline is not None and done >= len(options) and time.perf_counter() > deadline:
+                    if deadline is not None and done >= len(options) and time.thread_time() > deadline:
                         cut = True
                         break
                     sample = self.hooks.determinize(state, seat, random.Random(sample_seed))
@@ -429,6 +441,19 @@ def ai_for(game: Game, level: str | Level, **overrides: Any) -> Chooser:
     return choose_action
 
 
+_CHOOSERS: dict[tuple[str, str], Chooser] = {}
+
+
+def decide(game_name: str, level: str, state: State, seat: int, seed: int | str) -> Action:
+    """One AI decision from plain arguments, for a worker process (`ProcessPoolExecutor.submit(decide, ...)`):
+    the game by name, the level by name and a seed (e.g. f"{game_seed}:{seat}:{action_count}")."""
+    key = (game_name, level)
+    choose = _CHOOSERS.get(key)
+    if choose is None:
+        choose = _CHOOSERS[key] = ai_for(load_game(game_name), level)
+    return choose(state, seat, random.Random(seed))
+
+
 def level_names() -> list[str]:
     return list(LEVELS)
 
@@ -440,9 +465,10 @@ def load_game(name: str) -> Game:
     except ModuleNotFoundError:
         registry = None
     if registry is not None and hasattr(registry, "load_game"):
+        unknown = getattr(registry, "UnknownGame", KeyError)
         try:
             return registry.load_game(name)
-        except KeyError:
+        except unknown:
             pass  # not registered yet (still being built): its package's GAME, if any, for tests and tournaments
     try:
         module = importlib.import_module(f"engine.{name}")

@@ -6,8 +6,10 @@ import random
 
 from . import cards as C
 from . import moves as M
+from . import pyramid as P
 from .auction import auction_offer
 from .flow import apply_action
+from .payment import auto_payment
 from .prompts import pending
 from .rules import rules_for
 from .setup import new_game
@@ -83,7 +85,7 @@ def _needed_colours(player: dict) -> list[str]:
     need = dict.fromkeys(C.COLORS, 0)
     for number in player["hand"]:
         if not C.is_law(number):
-            for c, n in C.cost(number, 2).items():
+            for c, n in C.COST[number][2].items():
                 need[c] += n
     return sorted(C.COLORS, key=lambda c: player["gems"][c] - need[c])
 
@@ -91,11 +93,10 @@ def _needed_colours(player: dict) -> list[str]:
 def _auction(state: dict, seat: int, rng: random.Random) -> dict:
     player = state["players"][seat]
     opts = M.auction_options(state, seat)
-    pass_action = {"type": "pass", "gems": M.balanced_gems(state["reserve"], opts["pass_gems"], _needed_colours(player))}
     if opts["attack"] and rng.random() < 0.4:
         return {"type": "attack", "card": rng.choice(opts["attack"]), "archive": False}
     if not opts["bids"] or rng.random() < 0.15 or len(player["hand"]) > 5:
-        return pass_action
+        return {"type": "pass", "gems": M.balanced_gems(state["reserve"], opts["pass_gems"], _needed_colours(player))}
     bid = max(opts["bids"], key=lambda b: (player["gems"][b["color"]], rng.random()))
     return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
 
@@ -137,28 +138,49 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
 
 def _development(state: dict, seat: int, rng: random.Random) -> dict:
     player = state["players"][seat]
-    candidates: list[tuple[float, dict]] = []
+    pyramid = player["pyramid"]
+    # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
+    best: tuple | None = None
+    best_score = 0.0
     for number in player["hand"]:
         if C.is_law(number):
             plan = _law_plan(state, seat, number, rng)
             if plan is not None:
-                candidates.append((2.0 + rng.random(), plan))
+                score = 2.0 + rng.random()
+                if best is None or score > best_score:
+                    best, best_score = (plan,), score
             continue
-        for option in M.character_plays(state, seat, number):
-            if option["payment"] is None:
+        for slot in P.legal_slots(pyramid, number):
+            level = P.parse_slot(slot)[0]
+            payment = auto_payment(player, number, level, state)
+            if payment is None:
                 continue
-            level = option["level"]
-            items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
-            score = level * 2 + _reward_score(items) + rng.random()
-            plan = {"type": "play", "card": number, "slot": option["slot"], **option["payment"],
-                    "reward": M.reward_choice(state, number, level), "archive": False}
-            candidates.append((score, plan))
-    if candidates:
-        return max(candidates, key=lambda c: c[0])[1]
+            score = level * 2 + _row_value(number, level) + rng.random()
+            if best is None or score > best_score:
+                best, best_score = (number, slot, level, payment), score
+    if best is not None:
+        if len(best) == 1:
+            return best[0]
+        number, slot, level, payment = best
+        return {"type": "play", "card": number, "slot": slot, **payment,
+                "reward": M.reward_choice(state, number, level), "archive": False}
     if player["hand"] and rng.random() < 0.6:
         return {"type": "discard", "card": rng.choice(player["hand"]),
                 "gems": M.balanced_gems(state["reserve"], DISCARD_GEMS, _needed_colours(player))}
     return {"type": "pass"}
+
+
+_ROW_VALUE: dict[tuple[int, int], float] = {}
+
+
+def _row_value(number: int, level: int) -> float:
+    """What the AI thinks a character's reward on a level is worth (computed once per card and level)."""
+    key = (number, level)
+    value = _ROW_VALUE.get(key)
+    if value is None:
+        items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
+        value = _ROW_VALUE[key] = _reward_score(items)
+    return value
 
 
 def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions: int = 20000) -> tuple[dict, list[dict]]:

@@ -169,6 +169,7 @@ def register(cards: list[dict], kind: str) -> None:
     for card_data in cards:
         number = card_data["number"]
         CARDS[number] = card_data
+        SECTION_COLORS[number] = _section_colors(number)
         if kind == "law":
             _LAWS.add(number)
         elif kind == "character":
@@ -203,8 +204,7 @@ def label(number: int) -> str:
     return f"#{number} {CARDS[number]['name']}"
 
 
-def section_colors(number: int) -> dict[str, str]:
-    """The four sections of a card (the bottom half circle counts as two sections of one colour)."""
+def _section_colors(number: int) -> dict[str, str]:
     s = CARDS[number]["sections"]
     return {
         "top_left": s["top_left"],
@@ -212,6 +212,15 @@ def section_colors(number: int) -> dict[str, str]:
         "bottom_left": s["bottom"],
         "bottom_right": s["bottom"],
     }
+
+
+# SECTION_COLORS[number]: the four sections of every card, computed once. Shared: read it, never change it.
+SECTION_COLORS: dict[int, dict[str, str]] = {n: _section_colors(n) for n in CARDS}
+
+
+def section_colors(number: int) -> dict[str, str]:
+    """The four sections of a card (the bottom half circle counts as two sections of one colour)."""
+    return dict(SECTION_COLORS[number])
 
 
 def _cost(number: int, level: int) -> dict[str, int]:

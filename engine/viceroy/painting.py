@@ -154,6 +154,35 @@ def _prices(items: list, budget: list[int]) -> list[float]:
     return lam
 
 
+def _paint_list(items: list, chosen: list) -> list[dict]:
+    order = sorted(range(len(items)), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
+    paint_list: list[dict] = []
+    for i in order:
+        circle, move = items[i][0], chosen[i]
+        if move is None:
+            continue
+        color = COLORS[move[0]]
+        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
+            if current != color and current != ANY:
+                paint_list.append({"slot": slot, "section": section, "color": color})
+    return paint_list
+
+
+def _unconstrained(items: list) -> tuple[list[dict], int]:
+    """The best painting when no colour runs short: per circle the best move (more points, then fewer gems)."""
+    chosen: list = []
+    total = 0
+    for _, options in items:
+        best, value = None, (0, 0)
+        for move in options:
+            _k, need, g = move
+            if (g, -need) > value:
+                best, value = move, (g, -need)
+        chosen.append(best)
+        total += value[0]
+    return _paint_list(items, chosen), total
+
+
 def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     """The paint list that maximises the seat's total score with its leftover gems, and the points gained.
 
@@ -180,6 +209,10 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
             row[k] += need
         need_after[i] = row
         best_after[i] = best_after[i + 1] + max(g for _, _, g in items[i][1])
+    if all(budget[k] >= need_after[0][k] for k in range(4)):
+        # Every colour has gems for every move: each circle simply takes its best move (the search below
+        # would keep one state per circle and choose exactly this).
+        return _unconstrained(items)
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
@@ -249,14 +282,4 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     for i in range(n - 1, -1, -1):
         state_key, chosen[i] = back[i][state_key]
 
-    order = sorted(range(n), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
-    paint_list: list[dict] = []
-    for i in order:
-        circle, move = items[i][0], chosen[i]
-        if move is None:
-            continue
-        color = COLORS[move[0]]
-        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
-            if current != color and current != ANY:
-                paint_list.append({"slot": slot, "section": section, "color": color})
-    return paint_list, best_gain
+    return _paint_list(items, chosen), best_gain

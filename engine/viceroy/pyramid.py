@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTIONS, in_pyramid, is_law, section_colors
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS, SECTIONS, in_pyramid, is_law
 
 MAX_LEVEL = 5
 
@@ -155,37 +155,58 @@ def section_color(entry: dict, section: str) -> str:
     paint = entry.get("paint")
     if paint and section in paint:
         return paint[section]
-    return section_colors(entry["card"])[section]
+    return SECTION_COLORS[entry["card"]][section]
+
+
+_BELOW: dict[str, tuple[int, str, str] | None] = {}
+
+
+def _below(slot: str) -> tuple[int, str, str] | None:
+    """``(level, lower-left slot, lower-right slot)`` of a card at L >= 2, else None (remembered per slot)."""
+    try:
+        return _BELOW[slot]
+    except KeyError:
+        pass
+    level, x = parse_slot(slot)
+    found = (level, slot_name(level - 1, x - 1), slot_name(level - 1, x + 1)) if level >= 2 else None
+    if len(_BELOW) > 50_000:
+        _BELOW.clear()
+    _BELOW[slot] = found
+    return found
 
 
 def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
-    level, x = parse_slot(slot)
-    if level < 2:
+    below = _below(slot)
+    if below is None:
         return None
-    ll = slot_name(level - 1, x - 1)
-    lr = slot_name(level - 1, x + 1)
+    level, ll, lr = below
     ll_entry = cards.get(ll)
     lr_entry = cards.get(lr)
     if ll_entry is None or lr_entry is None:
         return None
-    owners = {"ll": (ll, ll_entry), "lr": (lr, lr_entry), "up": (slot, upper)}
-    sections: list[tuple[str, str]] = []
-    colors: list[str] = []
-    for who, section in _CIRCLE_PARTS:
-        where, entry = owners[who]
-        sections.append((where, section))
-        colors.append(section_color(entry, section))
-    # A multicoloured section ("any", a domain card) takes whatever colour the others share; a section
-    # without colour ("none", an aristocrat's lower half) never makes a single-colour circle.
-    real = [c for c in colors if c != ANY]
-    single = bool(real) and NONE not in real and real.count(real[0]) == len(real)
+    colors = [
+        section_color(ll_entry, "top_right"),
+        section_color(lr_entry, "top_left"),
+        section_color(upper, "bottom_left"),
+        section_color(upper, "bottom_right"),
+    ]
+    first = colors[0]
+    single = colors[1] == first and colors[2] == first and colors[3] == first
+    color = first if single else None
+    if not single and ANY in colors:
+        # A multicoloured section (a domain card's) takes whatever colour the others share.
+        real = [c for c in colors if c != ANY]
+        if real.count(real[0]) == len(real):
+            single, color = True, real[0]
+    if color == NONE:  # a section without colour (an aristocrat's lower half) never makes a circle single
+        single, color = False, None
     return {
         "slot": slot,
         "level": level,
-        "sections": sections,
+        "sections": [(ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right")],
         "colors": colors,
         "single": single,
-        "color": real[0] if single else None,
+        "color": color,
     }
 
 
@@ -213,8 +234,20 @@ def completed_circle(pyramid: dict, slot: str, card: int | None = None) -> dict 
 
 def single_colour(pyramid: dict, slot: str, card: int | None = None) -> str | None:
     """The colour of the single-colour circle completed at ``slot`` (the gem to take), else None."""
-    circle = completed_circle(pyramid, slot, card)
-    return circle["color"] if circle is not None else None
+    below = _below(slot)
+    if below is None:
+        return None
+    cards = _cards(pyramid)
+    ll_entry = cards.get(below[1])
+    lr_entry = cards.get(below[2])
+    if ll_entry is None or lr_entry is None:
+        return None
+    upper = {"card": card} if card is not None else cards[slot]
+    first = section_color(ll_entry, "top_right")
+    if (section_color(lr_entry, "top_left") == first and section_color(upper, "bottom_left") == first
+            and section_color(upper, "bottom_right") == first):
+        return first
+    return None
 
 
 def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:

@@ -219,9 +219,9 @@ def build(modules: tuple[str, ...]) -> Ruleset:
 
 def rules_for(state: dict) -> Ruleset:
     """The ruleset a game plays with (the base game plus the modules its options name)."""
+    names = state["options"].get("modules")
     if state.get("version") == 1:
         upgrade(state)
-    names = state["options"].get("modules")
     if not names:
         return _BASE  # type: ignore[return-value]
     return build(tuple(names))

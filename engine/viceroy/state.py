@@ -47,15 +47,22 @@ def p(seat: int) -> str:
 
 
 def ev(events: list, to: object, kind: str, text: str, **data: object) -> None:
-    event = {"type": kind, "to": to, "text": text}
-    event.update(data)
-    events.append(event)
+    events.append({"type": kind, "to": to, "text": text, **data})
 
 
 def clean_gems(value: object, what: str) -> dict[str, int]:
     """Parse a {colour: count} mapping from an action."""
     if value is None:
         return zero()
+    if type(value) is dict and len(value) == 4:
+        # The usual case, checked quickly: all four colours, each a whole number 0 or more.
+        try:
+            r, g, b, y = value["red"], value["green"], value["blue"], value["yellow"]
+        except KeyError:
+            pass
+        else:
+            if type(r) is int and type(g) is int and type(b) is int and type(y) is int and min(r, g, b, y) >= 0:
+                return {"red": r, "green": g, "blue": b, "yellow": y}
     if not isinstance(value, dict):
         raise IllegalAction(f"The {what} must name gem colours and counts.", "bad_gems")
     out = zero()

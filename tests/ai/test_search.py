@@ -131,3 +131,15 @@ def test_search_beats_the_random_baseline_in_a_sequential_game() -> None:
             toy.GAME.apply(state, seat, action)
         wins += state["winner"] == searcher
     assert wins >= 17
+
+
+def test_decide_takes_plain_arguments_for_a_worker_process() -> None:
+    """The worker entry point gives what the level's chooser gives with Random(seed)."""
+    import pickle
+
+    from engine.search import decide
+
+    state, seat = positions(25, players=2, every=9)[1]
+    args = ("viceroy", "easy", state, seat, "7:1:3")
+    assert pickle.loads(pickle.dumps(args)) == args
+    assert decide(*args) == ai_for(VICEROY, "easy")(state, seat, random.Random("7:1:3"))
