@@ -244,9 +244,11 @@ def single_colour(pyramid: dict, slot: str, card: int | None = None) -> str | No
         return None
     upper = {"card": card} if card is not None else cards[slot]
     first = section_color(ll_entry, "top_right")
-    if (section_color(lr_entry, "top_left") == first and section_color(upper, "bottom_left") == first
-            and section_color(upper, "bottom_right") == first):
+    second = section_color(lr_entry, "top_left")
+    if second == first and section_color(upper, "bottom_left") == first and section_color(upper, "bottom_right") == first:
         return first
+    if first == ANY or second == ANY:  # a domain card's multicoloured section: the full rule
+        return _circle(cards, slot, upper)["color"]  # type: ignore[index]
     return None
 
 
