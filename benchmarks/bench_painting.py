@@ -1,8 +1,10 @@
-"""Time best_painting on a full 15-card, five-level pyramid (median of many runs, in ms).
+"""Time best_painting on a full 15-card, five-level pyramid (median of many runs, in ms), then on large pyramids.
 
 Run: python benchmarks/bench_painting.py
 Two budgets: plenty of gems (every colour unconstrained) and a tight budget where colours compete,
-which is the harder case for the solver.
+which is the harder case for the solver. The last part draws random pyramids of the size a long game can
+build (a level-1 row of 6-10 cards and the rows above it, up to 30 cards) with budgets up to 16 gems of each
+colour, and reports the slowest against the 20 ms target.
 """
 
 from __future__ import annotations
@@ -55,8 +57,42 @@ def bench(label: str, gems: dict[str, int], runs: int = 300) -> None:
     print(f"{label:<28} median {statistics.median(times):.3f} ms   max {max(times):.3f} ms   ({runs} runs)")
 
 
+def large_pyramid(rng: random.Random, size: int) -> dict:
+    """Up to ``size`` characters: a level-1 row of 6-10 cards and full rows above it, circle bonuses."""
+    numbers = rng.sample(range(1, 65), 64)
+    width = rng.randint(6, 10)
+    cards: dict[str, dict] = {}
+    i = 0
+    for level in range(1, 6):
+        for j in range(width - level + 1):
+            if i < size:
+                x = (level - 1) + 2 * j
+                cards[f"{level}:{x}"] = {"card": numbers[i], "slot": f"{level}:{x}", "tokens": []}
+                i += 1
+    for color in COLORS:
+        if rng.random() < 0.7:
+            cards["1:0"]["tokens"].append({"type": "circle_bonus", "color": color, "value": rng.randint(1, 4)})
+    return {"cards": cards}
+
+
+def worst_cases(count: int = 40, size: int = 30, target_ms: float = 20.0) -> None:
+    rng = random.Random(11)
+    times = []
+    for t in range(count):
+        gems = dict.fromkeys(COLORS, rng.choice([8, 12, 16])) if t % 2 else {c: rng.randint(0, 16) for c in COLORS}
+        state = {"options": {"players": 2}, "players": [{"pyramid": large_pyramid(rng, size), "gems": gems, "attacks": 0}]}
+        t0 = time.perf_counter()
+        best_painting(state, 0)
+        times.append((time.perf_counter() - t0) * 1000)
+    over = sum(1 for x in times if x > target_ms)
+    print(f"{f'{size}-card pyramids, up to 16 gems each':<28} median {statistics.median(times):.3f} ms   "
+          f"max {max(times):.1f} ms   ({count} pyramids, {over} over the {target_ms:.0f} ms target)")
+
+
 if __name__ == "__main__":
     bench("plenty of gems (16 each)", dict.fromkeys(COLORS, 16))
     bench("tight budget (5 each)", dict.fromkeys(COLORS, 5))
     bench("tight budget (9 each)", dict.fromkeys(COLORS, 9))
     bench("one colour (12 red)", {"red": 12, "green": 0, "blue": 0, "yellow": 0})
+    worst_cases(size=20)
+    worst_cases(size=30)

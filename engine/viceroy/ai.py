@@ -9,7 +9,8 @@ from . import moves as M
 from . import pyramid as P
 from .auction import auction_offer
 from .flow import apply_action
-from .payment import auto_payment
+from .painting import best_painting
+from .payment import INFINITE, auto_payment, unused_infinite
 from .prompts import pending
 from .rules import rules_for
 from .setup import new_game
@@ -55,8 +56,6 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     if phase == "development":
         return _development(state, seat, rng)
     if phase == "painting":
-        from .painting import best_painting
-
         paint, _gain = best_painting(state, seat)
         return {"type": "paint", "paint": paint}
     raise ValueError("nothing to decide")
@@ -139,6 +138,11 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
 def _development(state: dict, seat: int, rng: random.Random) -> dict:
     player = state["players"][seat]
     pyramid = player["pyramid"]
+    # With the base game's payment sources, the payment is worked out here from the unused infinite gems
+    # (as auto_payment does), without looking them up again for every place.
+    base_pay = rules_for(state).payment_sources == [INFINITE]
+    refs = [(ref, ref.rsplit("/", 1)[1]) for ref in unused_infinite(player)] if base_pay else []
+    gems = player["gems"]
     # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
     best: tuple | None = None
     best_score = 0.0
@@ -152,9 +156,21 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
             continue
         for slot in P.legal_slots(pyramid, number):
             level = P.parse_slot(slot)[0]
-            payment = auto_payment(player, number, level, state)
-            if payment is None:
-                continue
+            if base_pay:
+                left = dict(C.COST[number][level])
+                used = []
+                for ref, colour in refs:
+                    if left[colour] > 0:
+                        left[colour] -= 1
+                        used.append(ref)
+                if (gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"]
+                        or gems["yellow"] < left["yellow"]):
+                    continue
+                payment = {"pay": left, "infinite": used}
+            else:
+                payment = auto_payment(player, number, level, state)
+                if payment is None:
+                    continue
             score = level * 2 + _row_value(number, level) + rng.random()
             if best is None or score > best_score:
                 best, best_score = (number, slot, level, payment), score
@@ -189,11 +205,24 @@ def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions
     rng = random.Random(seed if rng_seed is None else rng_seed)
     actions: list[dict] = []
     for _ in range(max_actions):
-        prompts = pending(state)
-        if not prompts:
+        seat = _next_seat(state)
+        if seat is None:
             return state, actions
-        seat = min(s for s, p in prompts.items() if not p.get("submitted"))
         action = choose_action(state, seat, rng)
         apply_action(state, seat, action)
         actions.append({"seat": seat, "action": action})
     raise RuntimeError("the game did not end")
+
+
+def _next_seat(state: dict) -> int | None:
+    """The lowest seat that still has to act (what ``min`` over the unsubmitted prompts of ``pending`` gives)."""
+    decision = state["decision"]
+    if decision is not None and state["phase"] != "over":
+        return decision["seat"]
+    if state["phase"] in ("setup", "auction", "development"):
+        choices = state["choices"]
+        waiting = [seat for seat in state["active"] if str(seat) not in choices]
+        return min(waiting) if waiting else None
+    prompts = pending(state)
+    waiting = [s for s, p in prompts.items() if not p.get("submitted")]
+    return min(waiting) if waiting else None

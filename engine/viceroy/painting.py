@@ -74,25 +74,28 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
     cards = pyramid.get("cards", {})
     bonus = pyr.circle_bonus(pyramid)
     heraldry = len(pyr.law_slots(pyramid, (LAW_HERALDRY,)))
+    have = [gems.get(color, 0) for color in COLORS]
     result = []
     for circle in pyr.circles(pyramid):
+        level = circle["level"]
         current = 0
         if circle["single"]:
-            current = circle_value(circle["level"], circle["color"], bonus) + heraldry
+            current = circle_value(level, circle["color"], bonus) + heraldry
+        colors = circle["colors"]
         painted = [
             color
-            for (slot, section), color in zip(circle["sections"], circle["colors"], strict=True)
+            for (slot, section), color in zip(circle["sections"], colors, strict=True)
             if section in (cards[slot].get("paint") or {})
         ]
-        if NONE in circle["colors"]:
+        if NONE in colors:
             continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
         options = []
         for k, color in enumerate(COLORS):
-            if any(p != color for p in painted):
+            if painted and any(p != color for p in painted):
                 continue  # a painted section cannot be painted again
-            need = sum(1 for c in circle["colors"] if c != color and c != ANY)
-            gain = circle_value(circle["level"], color, bonus) + heraldry - current
-            if need and gain > 0 and need <= gems.get(color, 0):
+            need = 4 - colors.count(color) - colors.count(ANY)  # a multicoloured section needs no paint
+            gain = level + bonus.get(color, 0) + heraldry - current
+            if need and gain > 0 and need <= have[k]:
                 options.append((k, need, gain))
         if options:
             result.append((circle, options))
@@ -135,17 +138,29 @@ def _prices(items: list, budget: list[int]) -> list[float]:
         improved = False
         for k in range(4):
             candidates = {0.0}
+            # Per circle: its best term without its colour-k move (at least 0), and that move if it has one.
+            # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
+            rest: list[tuple[float, int, int]] = []
             for _, opts in items:
                 others = max([0.0] + [g - lam[o] * need for o, need, g in opts if o != k])
+                move = (others, 0, 0)
                 for o, need, g in opts:
                     if o == k:
                         candidates.add(g / need)
                         if g > others:
                             candidates.add((g - others) / need)
+                        move = (others, need, g)
+                rest.append(move)
             keep = lam[k]
             for c in candidates:
                 lam[k] = c
-                value = _dual(items, budget, lam)
+                value = sum(lam[j] * budget[j] for j in range(4))
+                for others, need, g in rest:
+                    if need:
+                        v = g - c * need
+                        value += v if v > others else others
+                    else:
+                        value += others
                 if value < best - 1e-12:
                     best, keep, improved = value, c, True
             lam[k] = keep
@@ -248,12 +263,16 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
         hope = best_after[i]
         a0, a1, a2, a3 = alone[i]
         p = priced[i] + 1e-9
+        c0, c1, c2, c3 = need_after[i + 1]
         for rem, (gain, neg_spent) in layer.items():
-            if gain + min(hope, a0[rem[0]] + a1[rem[1]] + a2[rem[2]] + a3[rem[3]]) < lower:
+            r0, r1, r2, r3 = rem
+            if gain + min(hope, a0[r0] + a1[r1] + a2[r2] + a3[r3]) < lower:
                 continue  # cannot reach a painting already known
-            if gain + p + l0 * rem[0] + l1 * rem[1] + l2 * rem[2] + l3 * rem[3] < lower:
+            if gain + p + l0 * r0 + l1 * r1 + l2 * r2 + l3 * r3 < lower:
                 continue
-            key = clip(rem, i + 1)
+            # The next state: the gems left, clipped to what the circles after this one could still use.
+            k0, k1, k2, k3 = (r0 if r0 < c0 else c0), (r1 if r1 < c1 else c1), (r2 if r2 < c2 else c2), (r3 if r3 < c3 else c3)
+            key = (k0, k1, k2, k3)
             value = (gain, neg_spent)
             old = nxt.get(key)
             if old is None or value > old:
@@ -263,9 +282,18 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
                 k, need, g = move
                 if rem[k] < need:
                     continue
-                lowered = list(rem)
-                lowered[k] -= need
-                key = clip(tuple(lowered), i + 1)
+                if k == 0:
+                    r = r0 - need
+                    key = ((r if r < c0 else c0), k1, k2, k3)
+                elif k == 1:
+                    r = r1 - need
+                    key = (k0, (r if r < c1 else c1), k2, k3)
+                elif k == 2:
+                    r = r2 - need
+                    key = (k0, k1, (r if r < c2 else c2), k3)
+                else:
+                    r = r3 - need
+                    key = (k0, k1, k2, (r if r < c3 else c3))
                 value = (gain + g, neg_spent - need)
                 old = nxt.get(key)
                 if old is None or value > old:

@@ -33,11 +33,11 @@ def unused_infinite(player: dict) -> list[str]:
 
 def check_infinite(player: dict, infinite: object) -> dict[str, int]:
     """Validate a list of infinite gems to use; returns the reduction per colour."""
+    if type(infinite) is list and not infinite:
+        return zero()
     if not isinstance(infinite, list) or any(not isinstance(r, str) for r in infinite):
         raise IllegalAction("Name the infinite gems you use by their card's place and colour.", "bad_infinite")
     reduce = zero()
-    if not infinite:
-        return reduce
     left = unused_infinite(player)
     for ref in infinite:
         if ref not in left:

@@ -98,10 +98,15 @@ def bool_arg(value: object, message: str, code: str) -> bool | None:
 def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
     """Seats ordered by the lowest-numbered card in their pyramid (§8)."""
     players = state["players"]
+    seats = list(seats)
+    if len(seats) < 2:
+        return seats
 
     def key(seat: int) -> tuple[int, int]:
-        cards = players[seat]["pyramid"]["cards"]
-        low = min((e["card"] for e in cards.values()), default=999)
+        low = 999
+        for e in players[seat]["pyramid"]["cards"].values():
+            if e["card"] < low:
+                low = e["card"]
         return (low, seat)
 
     return sorted(seats, key=key)
