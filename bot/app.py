@@ -1,4 +1,4 @@
-"""The running bot: storage, service, scheduler and the Viceroy cog, wired together."""
+"""The running bot: storage, service, scheduler, announcer and the table cog, wired together."""
 
 from __future__ import annotations
 
@@ -10,14 +10,20 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import Settings
 from bot.scheduler import Scheduler
-from bot.service import ActionResult, GameService, Reminder
+from bot.service import GameService
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
+EXTENSIONS = ("cogs.table",)
 
-class ViceroyBot(commands.Bot):
-    """A discord.py bot with no privileged intents: everything is slash commands, buttons and DMs."""
+
+class GameMasterBot(commands.Bot):
+    """A discord.py bot with no privileged intents: everything is slash commands, buttons and DMs.
+
+    The bot owns the announcer (cogs/announcer.py): the table cog hands it committed results, and the
+    scheduler calls it directly for deadlines and reminders.
+    """
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, poll_interval: float = 60.0) -> None:
         intents = discord.Intents.none()
@@ -29,14 +35,21 @@ class ViceroyBot(commands.Bot):
         self.storage: Storage | None = None
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
+        self.announcer = None
+        self.controls = None  # the handler the persistent controls call (set by cogs.table)
 
     async def setup_hook(self) -> None:
-        self.settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.storage = await Storage.open(self.settings.db_path)
+        from bot.games import game_type
+        from cogs.announcer import Announcer
+
+        self.storage = await Storage.open(self.settings.db_path)  # a path (folder created) or a PostgreSQL URL
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
-        await self.load_extension("cogs.viceroy")
+        self.announcer = Announcer(self, self.service, game_type)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         await self.sync_commands()
-        self.scheduler = Scheduler(self.service, self._on_timer, clock=self.clock, poll_interval=self.poll_interval)
+        self.scheduler = Scheduler(self.service, self.announcer.announce, clock=self.clock,
+                                   poll_interval=self.poll_interval)
         await self.scheduler.start()
 
     async def sync_commands(self) -> None:
@@ -50,18 +63,20 @@ class ViceroyBot(commands.Bot):
             await self.tree.sync()
             log.info("slash commands synced globally")
 
-    async def _on_timer(self, outcome: ActionResult | Reminder) -> None:
-        cog = self.get_cog("Viceroy")
-        if cog is not None:
-            await cog.announce(outcome)  # type: ignore[attr-defined]
+    async def drain(self) -> None:
+        """Wait until every background announcement is done."""
+        if self.announcer is not None:
+            await self.announcer.drain()
 
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
-        cog = self.get_cog("Viceroy")
-        if cog is not None:
-            await cog.drain()  # type: ignore[attr-defined]
+        await self.drain()
         await super().close()
+        await self.drain()  # an announcement a click started while we were closing
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
+
+
+ViceroyBot = GameMasterBot  # the name earlier versions used

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from bot.ui.ids import ControlId, encode_key
 
 
 def parse_id(custom_id: str) -> tuple[str, int, int, str, str] | None:
-    parts = custom_id.split(":")
-    if len(parts) != 5 or parts[0] not in ("vg", "vs"):
+    """(surface, game, seat, encoded prompt key, op) of a prompt control, None for anything else."""
+    control = ControlId.decode(custom_id)
+    if control is None or control.surface != "prompt":
         return None
-    return parts[0], int(parts[1]), int(parts[2]), parts[3], parts[4]
+    return control.surface, control.game, control.seat or 0, encode_key(control.key or ""), control.op
 
 
 def controls(msg: FakeMessage) -> dict[str, dict[str, Any]]:
@@ -43,10 +46,30 @@ def game_over(channel: FakeChannel) -> bool:
     return any("final scores" in (e.get("title") or "") for m in channel.messages() for e in m.embeds)
 
 
+Strategy = Callable[["SimulatedPlayer", FakeMessage], Awaitable[None]]
+
+
+async def any_control(player: SimulatedPlayer, msg: FakeMessage) -> None:
+    """A strategy for any game: a random option of the first menu, else a random enabled button."""
+    ctl = controls(msg)
+    menus = [c for c in ctl.values() if c.get("type") == 3 and c.get("options")]
+    if menus:
+        menu = menus[0]
+        n = max(1, menu.get("min_values", 1))
+        await player._select(msg, menu, player.rng.sample(player._options(menu), n))
+        return
+    buttons = [c for c in ctl.values() if c.get("type") == 2 and not c.get("disabled")]
+    if not buttons:
+        raise AssertionError(f"{player.user.name}: a prompt with no control to use")
+    await player._click(msg, player.rng.choice(buttons))
+
+
 class SimulatedPlayer:
     """Plays one seat through the bot's Discord interface."""
 
-    def __init__(self, world: FakeDiscord, user: FakeUser, channel: FakeChannel, seed: int = 0) -> None:
+    def __init__(self, world: FakeDiscord, user: FakeUser, channel: FakeChannel, seed: int = 0,
+                 strategy: Strategy | None = None) -> None:
+        self.strategy = strategy  # how to answer a prompt; None: play Viceroy like a person would
         self.world = world
         self.user = user
         self.channel = channel
@@ -70,6 +93,12 @@ class SimulatedPlayer:
             return None
         rec = await self.user.click(status, label="My screen", timeout=10)
         await rec.wait_done(timeout=10)
+        # The screen comes first, the prompt (if any) in a second follow-up.
+        try:
+            await self.world.wait_for(lambda: any(prompt_key(m) is not None for m in rec.messages), timeout=2,
+                                      what=f"{self.user.name}'s prompt copy")
+        except TimeoutError:
+            pass  # nothing to decide right now
         await self.world.idle(quiet=0.02, timeout=10)
         for msg in reversed(rec.messages):
             key = prompt_key(msg)
@@ -155,6 +184,9 @@ class SimulatedPlayer:
 
     async def decide(self, msg: FakeMessage) -> None:
         """Make one complete decision on a prompt message (several clicks for a development plan)."""
+        if self.strategy is not None:
+            await self.strategy(self, msg)
+            return
         ctl = controls(msg)
         if "choose" in ctl:  # auction
             opts = self._options(ctl["choose"])

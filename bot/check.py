@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.games import canonical_json
 from bot.service import GameService
-from bot.storage import CorruptSnapshot, Storage, decode_state
+from bot.storage import CorruptSnapshot, Storage, is_postgres_url
 
 
 @dataclass
@@ -45,24 +45,24 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
                 results.append(CheckResult(game.id, game.kind, game.status, game.version, "ERROR",
                                            f"{type(exc).__name__}: {exc}"))
                 continue
-            raw = await tx.snapshot_raw(game.id)
+            try:
+                snap, problem = await tx.snapshot(game.id), ""
+            except CorruptSnapshot as exc:
+                snap, problem = None, str(exc)
             last_seq = await tx.last_seq(game.id)
         verdict, detail = "OK", ""
-        if raw is None:
+        if problem:
+            verdict, detail = "CORRUPT", problem
+        elif snap is None:
             verdict, detail = "MISSING", "no snapshot"
         else:
-            version, seq, blob, checksum = raw
-            try:
-                stored = decode_state(blob, checksum)
-            except CorruptSnapshot as exc:
-                verdict, detail = "CORRUPT", str(exc)
-            else:
-                # Versions also count changes that are not actions (abandoning, replacing a seat), so
-                # only the action sequence says whether the snapshot is behind the log.
-                if seq != last_seq:
-                    verdict, detail = "MISMATCH", f"snapshot at seq {seq} (v{version}), log at seq {last_seq}"
-                elif canonical_json(stored) != canonical_json(replayed):
-                    verdict, detail = "MISMATCH", "snapshot differs from the replayed log"
+            version, seq, stored = snap
+            # Versions also count changes that are not actions (abandoning, replacing a seat), so
+            # only the action sequence says whether the snapshot is behind the log.
+            if seq != last_seq:
+                verdict, detail = "MISMATCH", f"snapshot at seq {seq} (v{version}), log at seq {last_seq}"
+            elif canonical_json(stored) != canonical_json(replayed):
+                verdict, detail = "MISMATCH", "snapshot differs from the replayed log"
         result = CheckResult(game.id, game.kind, game.status, game.version, verdict, detail)
         if verdict != "OK" and repair:
             async with storage.transaction() as tx:
@@ -77,7 +77,7 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
 async def _main(args: argparse.Namespace) -> int:
     for module in args.plugin:
         importlib.import_module(module)  # registers extra game kinds
-    if not Path(args.db).exists():
+    if not is_postgres_url(args.db) and not Path(args.db).exists():
         print(f"no database at {args.db}", file=sys.stderr)
         return 2
     storage = await Storage.open(args.db)
@@ -101,7 +101,7 @@ async def _main(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.check", description=__doc__.splitlines()[1].strip())
-    parser.add_argument("--db", required=True, help="path of the SQLite database")
+    parser.add_argument("--db", required=True, help="a SQLite database path or a postgresql:// URL")
     parser.add_argument("--repair", action="store_true", help="rewrite bad snapshots from the action log")
     parser.add_argument("--plugin", action="append", default=[], help="module to import that registers game kinds")
     args = parser.parse_args(argv)

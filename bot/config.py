@@ -17,7 +17,7 @@ class ConfigError(ValueError):
 @dataclass
 class Settings:
     token: str | None
-    db_path: Path
+    db_path: Path | str  # a SQLite file, or a PostgreSQL URL (postgresql://...) kept as text
     dev_guild_id: int | None
     sync_global: bool
     default_time_limit: int | None  # seconds; None = no limit
@@ -34,6 +34,20 @@ def _int(env: Mapping[str, str], name: str) -> int | None:
         return int(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _database(raw: str) -> Path | str:
+    """VICEROY_DB: a SQLite path, or a PostgreSQL URL (postgresql://user:password@host:port/database)."""
+    if raw.startswith(("postgresql:", "postgres:")):
+        from urllib.parse import urlsplit
+
+        url = urlsplit(raw)
+        if not raw.startswith(("postgresql://", "postgres://")) or not url.path.strip("/"):
+            raise ConfigError(f"VICEROY_DB must be postgresql://user:password@host:port/database, got {raw!r}")
+        return raw
+    if "://" in raw:
+        raise ConfigError(f"VICEROY_DB must be a file path or a postgresql:// URL, got {raw!r}")
+    return Path(raw)
 
 
 def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Settings:
@@ -57,7 +71,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
     token = env.get("DISCORD_TOKEN", "").strip() or None
     return Settings(
         token=token,
-        db_path=Path(env.get("VICEROY_DB", DEFAULT_DB).strip() or DEFAULT_DB),
+        db_path=_database(env.get("VICEROY_DB", DEFAULT_DB).strip() or DEFAULT_DB),
         dev_guild_id=_int(env, "VICEROY_DEV_GUILD"),
         sync_global=env.get("VICEROY_SYNC_GLOBAL", "").strip().lower() in ("1", "true", "yes"),
         default_time_limit=int(hours * 3600) if hours > 0 else None,

@@ -14,7 +14,7 @@ import shutil
 import time
 from pathlib import Path
 
-from bot.app import ViceroyBot
+from bot.app import GameMasterBot
 from bot.autoplay import SimulatedPlayer
 from bot.config import Settings
 from bot.localdiscord import FakeDiscord, FakeMessage, close_client, connect_client, restore_discord_py
@@ -58,7 +58,7 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
                         default_time_limit=None, log_level=settings.log_level, demo_dir=out_dir,
                         fake_discord=f"{world.host}:{world.port}")
     print("Viceroy GM offline demo: no DISCORD_TOKEN is set, so a game is played on a local fake Discord.")
-    bot = ViceroyBot(settings, poll_interval=1.0)
+    bot = GameMasterBot(settings, poll_interval=1.0)
     task = await connect_client(world, bot)
     try:
         await world.wait_for(lambda: bool(world.commands(guild)), timeout=10, what="command sync")
@@ -73,13 +73,11 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
         await asyncio.gather(*(p.run(timeout=600) for p in players))
         await world.idle(timeout=30)
         elapsed = time.monotonic() - started
-        cog = bot.get_cog("Viceroy")
         game = await bot.service.game_in_channel(channel.id) if bot.service else None  # type: ignore[union-attr]
         games = await bot.service.list_games(statuses=("finished",))  # type: ignore[union-attr]
         scores = await bot.service.final_scores(games[0].id) if games else None  # type: ignore[union-attr]
         names = {s.seat: s.display_name for s in games[0].seats} if games else {}
-        if cog is not None:
-            await cog.drain()  # type: ignore[attr-defined]
+        await bot.drain()
     finally:
         await close_client(bot, task, world)
         await world.stop()

@@ -1,22 +1,14 @@
-"""Registry of game kinds.
-
-The service is generic: everything it knows about a game's rules goes through a GameKind adapter, built
-by `from_game` from the contract Game (engine/api.py) each engine package exports; the list of games is
-engine/registry.py.
+"""The games the service can host: engine.api.Game objects from the engine registry (engine/registry.py),
+plus any a test registers. Only generic code here: a game's rules, options and loader live in its engine.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import json
-import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from engine import api, registry
-from engine.api import Game, GameType, Outcome
+from engine.api import Game, GameType, IllegalAction, Outcome, Prompt
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -38,138 +30,117 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-# Prompt fields that change when a seat amends a sealed choice; they must not change the prompt key,
-# otherwise an amend would be refused as stale.
-VOLATILE_PROMPT_KEYS = frozenset({"chosen", "submitted", "current", "choice", "has_chosen"})
-
-
-def default_prompt_key(state: State, seat: int, prompt: dict) -> str:
-    if isinstance(prompt.get("key"), str):
-        return prompt["key"]
-    stable = {k: v for k, v in prompt.items() if k not in VOLATILE_PROMPT_KEYS}
-    return hashlib.sha1(canonical_json(stable).encode()).hexdigest()[:12]
-
-
-def default_is_waiting(state: State, seat: int, prompt: dict) -> bool:
-    """True when the seat still owes a choice (a seat that already chose may still amend)."""
-    return not any(bool(prompt.get(k)) for k in ("chosen", "submitted", "has_chosen"))
-
-
 @dataclass(frozen=True)
 class GameKind:
-    """Adapter between the service and one game's pure engine."""
+    """The service's handle on one game: the engine's Game and its GameType."""
 
-    name: str
-    new_game: Callable[[dict, int, int], State]
-    apply: Callable[[State, int, Action], list[Event]]
-    pending: Callable[[State], dict[int, dict]]
-    view: Callable[[State, int | None], dict]
-    default_action: Callable[[State, int], Action]
-    is_over: Callable[[State], bool]
-    final_scores: Callable[[State], list[dict] | None]
-    replay: Callable[[dict], State]
-    illegal: type[Exception]
-    # Optional parts with generic defaults.
-    choose_action: Callable[[State, int, random.Random], Action] | None = None
-    normalize_options: Callable[[dict, int], dict] = field(default=lambda options, seats: dict(options))
-    prompt_key: Callable[[State, int, dict], str] = default_prompt_key
-    is_waiting: Callable[[State, int, dict], bool] = default_is_waiting
-    min_seats: int = 1
-    max_seats: int = 4
-    display_name: str = ""
-    game: Game | None = None  # the contract Game behind this kind (None for kinds built by hand in tests)
+    game: Game
 
     @property
-    def type(self) -> GameType | None:
-        return self.game.type if self.game is not None else None
+    def type(self) -> GameType:
+        return self.game.type
+
+    @property
+    def name(self) -> str:
+        return self.game.type.name
+
+    @property
+    def display_name(self) -> str:
+        return self.game.type.display_name
+
+    @property
+    def min_seats(self) -> int:
+        return self.game.type.min_seats
+
+    @property
+    def max_seats(self) -> int:
+        return self.game.type.max_seats
+
+    illegal = IllegalAction
+
+    def normalize_options(self, options: dict, seats: int) -> dict:
+        return self.game.options_for(options, seats)
+
+    def new_game(self, options: dict, seed: int, seats: int) -> State:
+        return self.game.new_game(options, seed, seats)
+
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        return self.game.apply(state, seat, action)
+
+    def pending(self, state: State) -> dict[int, Prompt]:
+        return {} if self.is_over(state) else self.game.pending(state)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return self.game.view(state, seat)
+
+    def default_action(self, state: State, seat: int) -> Action:
+        return self.game.default_action(state, seat)
+
+    @property
+    def choose_action(self) -> Any:
+        return self.game.choose_action
+
+    def outcome(self, state: State) -> Outcome | None:
+        return self.game.outcome(state)
+
+    def is_over(self, state: State) -> bool:
+        return self.game.outcome(state) is not None
+
+    def final_scores(self, state: State) -> list[dict] | None:
+        """Per seat {"seat", "total", "winner", "rank", "breakdown": {label: points}} (for records and tests)."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        return [{"seat": r.seat, "total": r.total, "winner": r.winner, "rank": r.rank,
+                 "breakdown": dict(r.breakdown)} for r in outcome.results]
 
     def rebuild(self, options: dict, seed: int, seats: int, actions: list[tuple[int, Action]]) -> State:
         """State after applying `actions` (seat, action) from a fresh game; the log is the source of truth."""
-        state = self.new_game(options, seed, seats)
-        for seat, action in actions:
-            self.apply(state, seat, action)
-        return state
+        return self.game.rebuild(options, seed, seats, actions)
+
+    def replay(self, record: dict) -> State:
+        return self.game.replay(record)
 
 
-_REGISTRY: dict[str, GameKind] = {}
+_EXTRA: dict[str, GameKind] = {}
+_LOADED: dict[str, GameKind] = {}
 
 
-def register(kind: GameKind) -> GameKind:
-    _REGISTRY[kind.name] = kind
+def register(game: Game) -> GameKind:
+    """Host a game that is not in the engine registry (tests register their own)."""
+    kind = GameKind(game)
+    _EXTRA[game.type.name] = kind
     return kind
 
 
 def get_kind(name: str) -> GameKind:
-    if name not in _REGISTRY and name in _LAZY:
-        _LAZY[name]()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UnknownKind(name) from None
+    if name in _EXTRA:
+        return _EXTRA[name]
+    if name not in _LOADED:
+        from engine import registry
+
+        try:
+            _LOADED[name] = GameKind(registry.load_game(name))
+        except registry.UnknownGame:
+            raise UnknownKind(name) from None
+    return _LOADED[name]
 
 
 def kinds() -> list[str]:
-    for name, loader in list(_LAZY.items()):
-        if name not in _REGISTRY:
-            try:
-                loader()
-            except Exception:  # an engine that is not importable yet is simply not offered
-                pass
-    return sorted(_REGISTRY)
+    from engine import registry
+
+    return list(registry.GAMES) + [n for n in _EXTRA if n not in registry.GAMES]
 
 
-def _legacy_scores(state: State, outcome: Outcome | None) -> list[dict] | None:
-    if outcome is None:
-        return None
-    return [{"seat": r.seat, "total": r.total, "winner": r.winner, "rank": r.rank,
-             "breakdown": dict(r.breakdown), "note": r.note} for r in outcome.results]
-
-
-def from_game(game: Game, *, final_scores: Callable[[State], list[dict] | None] | None = None) -> GameKind:
-    """The service's adapter for a contract Game (engine/api.py).
-
-    Prompts reach the service as small dicts {"kind", "key", "waiting"}: the structured choices are only
-    computed when a presenter or an AI reads them from `GameKind.game.pending`.
-    """
-
-    def pending(state: State) -> dict[int, dict]:
-        return {seat: {"kind": p.kind, "key": p.key, "waiting": p.waiting} for seat, p in game.pending(state).items()}
-
-    def normalize(options: dict, seats: int) -> dict:
+def game_types() -> list[GameType]:
+    out = []
+    for name in kinds():
         try:
-            return game.options_for(options, seats)
-        except api.IllegalAction as exc:
-            raise ValueError(exc.message) from None
-
-    return GameKind(
-        name=game.type.name,
-        new_game=game.new_game,
-        apply=game.apply,
-        pending=pending,
-        view=game.view,
-        default_action=game.default_action,
-        is_over=game.is_over,
-        final_scores=final_scores or (lambda state: _legacy_scores(state, game.outcome(state))),
-        replay=game.replay,
-        illegal=api.IllegalAction,
-        choose_action=game.choose_action,
-        normalize_options=normalize,
-        prompt_key=lambda state, seat, prompt: prompt["key"],
-        is_waiting=lambda state, seat, prompt: bool(prompt["waiting"]),
-        min_seats=game.type.min_seats,
-        max_seats=game.type.max_seats,
-        display_name=game.type.display_name,
-        game=game,
-    )
+            out.append(get_kind(name).type)
+        except ImportError:  # an engine that is not importable is simply not offered
+            continue
+    return out
 
 
-def _load_registered(name: str) -> None:
-    game = registry.load_game(name)
-    # An engine package may still export its own score rows (same list-of-dicts shape, game-specific
-    # breakdown keys) for presenters written against them.
-    legacy = getattr(importlib.import_module(f"engine.{name}"), "final_scores", None)
-    register(from_game(game, final_scores=legacy))
-
-
-# Kinds registered on first use, so importing bot.games never imports an engine.
-_LAZY: dict[str, Callable[[], None]] = {name: (lambda n=name: _load_registered(n)) for name in registry.GAMES}
+def game_type(name: str) -> GameType:
+    return get_kind(name).type

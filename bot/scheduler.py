@@ -50,13 +50,18 @@ class Scheduler:
         self._stopping = False
         self._task = asyncio.create_task(self._loop(), name="viceroy-scheduler")
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop after the current pass: cancelling mid-transaction would leave the database connection
+        inside an unfinished transaction (and the shutdown checkpoint would then fail)."""
         self._stopping = True
         self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), timeout=grace)
+            except TimeoutError:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
             self._task = None
 
     async def run_due(self) -> list[Outcome]:
@@ -93,6 +98,8 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler pass failed")
                 nxt = None
+            if self._stopping:
+                return
             delay = self.poll_interval if nxt is None else min(self.poll_interval, max(0.0, nxt - self.clock.now()))
             sleeper = asyncio.create_task(self.clock.sleep(delay))
             waker = asyncio.create_task(self._wake.wait())

@@ -17,7 +17,8 @@ from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, compact_json, get_kind
-from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx, decode_state
+from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx
+from engine.api import IllegalAction, Prompt
 
 log = logging.getLogger(__name__)
 
@@ -146,10 +147,21 @@ class PendingSeat:
     seat: int
     user_id: int | None
     is_ai: bool
-    prompt: dict
+    prompt: Prompt  # the engine's prompt, with what the seat may choose
     prompt_key: str
     waiting: bool  # False: already chose, may still amend until the reveal
     deadline: float | None
+
+    def to_json(self) -> dict:
+        # Choices are left out: a stored result only serves retries, which re-read the game for prompts.
+        return {"seat": self.seat, "user_id": self.user_id, "is_ai": self.is_ai, "prompt_key": self.prompt_key,
+                "waiting": self.waiting, "deadline": self.deadline,
+                "prompt": {"kind": self.prompt.kind, "key": self.prompt.key, "waiting": self.prompt.waiting}}
+
+    @classmethod
+    def from_json(cls, d: dict) -> PendingSeat:
+        return cls(d["seat"], d["user_id"], d["is_ai"], Prompt.from_json(d["prompt"]), d["prompt_key"], d["waiting"],
+                   d["deadline"])
 
 
 @dataclass
@@ -174,16 +186,27 @@ class ActionResult:
     seats: list[SeatInfo] = field(default_factory=list)
     timed_out: list[int] = field(default_factory=list)
     duplicate: bool = False
+    kind: str = ""
+    channel_id: int = 0
+    outcome: dict | None = None  # engine.api.Outcome as JSON once the game is over
+    # Built inside the transaction for the announcer (never stored: a stored result serves retries only).
+    public_view: dict | None = None
+    views: dict[int, dict] = field(default_factory=dict)  # per human seat
+    drafts: dict[int, dict] = field(default_factory=dict)  # per pending human seat
+
+    _TRANSIENT = ("public_view", "views", "drafts", "pending")
 
     def to_blob(self) -> bytes:
-        return zlib.compress(json.dumps(asdict(self), separators=(",", ":")).encode())
+        d = {k: v for k, v in asdict(self).items() if k not in self._TRANSIENT}
+        d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
+        return zlib.compress(json.dumps(d, separators=(",", ":")).encode())
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ActionResult:
         d = json.loads(zlib.decompress(blob))
         d["applied"] = [Applied(**a) for a in d["applied"]]
         d["private"] = {int(k): v for k, v in d["private"].items()}
-        d["pending"] = {int(k): PendingSeat(**v) for k, v in d["pending"].items()}
+        d["pending"] = {int(k): PendingSeat.from_json(v) for k, v in d["pending"].items()}
         d["seats"] = [SeatInfo(**s) for s in d["seats"]]
         return cls(**d)
 
@@ -196,6 +219,24 @@ class Reminder:
     user_id: int | None
     deadline: float | None
     prompt_key: str
+    kind: str = ""
+
+
+@dataclass
+class SeatContext:
+    """Everything a click needs, from one read: the seat's view, prompt and draft, and the game's names."""
+
+    game_id: int
+    kind: str
+    seat: int
+    view: dict
+    prompt: Prompt | None
+    prompt_key: str | None
+    deadline: float | None
+    draft: dict | None  # the stored draft for the current prompt (None: none, or one for an older prompt)
+    names: dict[int, str]
+    version: int
+    active: bool
 
 
 @dataclass
@@ -244,6 +285,9 @@ class _Loaded:
     state: dict | None
     last_seq: int
     repaired: bool = False
+    prompts: dict[int, Prompt] | None = None  # cache of pending(state) for (state, last_seq)
+    prompts_of: Any = None
+    prompts_at: int = -1
 
 
 class GameService:
@@ -259,6 +303,7 @@ class GameService:
         self._seed_source = seed_source or (lambda: secrets.randbelow(2**31))
         # The scheduler hooks this so it can wake up when a nearer deadline appears.
         self.on_timers_changed = on_timers_changed
+        self.state_reads = 0  # game states loaded (decoded or rebuilt): benchmarks count them per click
 
     # ------------------------------------------------------------ loading
 
@@ -296,18 +341,21 @@ class GameService:
         return kind.rebuild(game.options, game.seed, seats, moves)
 
     async def _load(self, tx: Tx, game_id: int) -> _Loaded:
-        game = await self._game(tx, game_id)
-        seats = await tx.seats(game_id)
+        bundle = await tx.load_game(game_id)  # one round trip: game, seats, last action, checked snapshot
+        if bundle is None:
+            raise UnknownGame(f"There is no game #{game_id}.")
+        game, seats = bundle.game, bundle.seats
         kind = self._kind(game.kind)
         if game.status == "lobby" or game.seed is None:
             return _Loaded(game, seats, kind, None, 0)
-        last_seq = await tx.last_seq(game_id)
-        raw = await tx.snapshot_raw(game_id)
+        self.state_reads += 1
+        last_seq = bundle.last_seq
         state: dict | None = None
-        if raw is not None:
-            version, seq, blob, checksum = raw
+        if bundle.error is not None:
+            log.warning("game %s: snapshot rejected (%s); rebuilding from the action log", game_id, bundle.error)
+        elif bundle.snapshot is not None:
+            version, seq, state = bundle.snapshot
             try:
-                state = decode_state(blob, checksum)
                 if version > game.version or seq > last_seq:
                     raise CorruptSnapshot(f"snapshot v{version}/seq{seq} is ahead of the game")
                 later = await tx.actions(game_id, after_seq=seq) if seq < last_seq else []
@@ -493,6 +541,8 @@ class GameService:
             merged = {**game.options, **(options or {})}
             try:
                 opts = kind.normalize_options(merged, len(seats))
+            except IllegalAction as exc:
+                raise BadOptions(exc.message) from None
             except (ValueError, TypeError, KeyError) as exc:
                 raise BadOptions(f"Bad options: {exc}") from None
             seed = self._seed_source() if seed is None else seed
@@ -521,13 +571,16 @@ class GameService:
     # ------------------------------------------------------------ submissions
 
     async def submit(self, game_id: int, user_id: int, action: dict, *, idempotency_key: str,
-                     prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
+                     prompt_key: str | None = None, expected_version: int | None = None,
+                     draft: dict | None = None) -> ActionResult:
         """Apply `action` for the seat of `user_id`.  A retry with the same idempotency_key returns the stored
-        result (with duplicate=True) and applies nothing."""
+        result (with duplicate=True) and applies nothing.  `draft` (the plan the action was built from) is
+        kept in the same transaction, so a sealed choice can be amended from it."""
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -536,6 +589,8 @@ class GameService:
             if seat is None:
                 raise NotInGame("You do not have a seat in this game.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
+            if draft is not None and not loaded.kind.is_over(loaded.state):
+                await tx.put_draft(game_id, seat, draft.get("key", prompt_key or ""), draft, now=now)
             return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
 
     async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
@@ -543,6 +598,7 @@ class GameService:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
         async with self.storage.transaction() as tx:
+            await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
                 return seen
@@ -581,10 +637,10 @@ class GameService:
         if expected_version is not None and expected_version != loaded.game.version:
             raise StaleVersion("The game has moved on since this was shown; here is the current state.")
         if prompt_key is not None:
-            prompts = loaded.kind.pending(loaded.state)
+            prompts = self._prompts(loaded)
             if seat not in prompts:
                 raise StalePrompt("That prompt is no longer current: you have nothing to decide right now.")
-            if loaded.kind.prompt_key(loaded.state, seat, prompts[seat]) != prompt_key:
+            if prompts[seat].key != prompt_key:
                 raise StalePrompt("That prompt is from an earlier phase; use the latest one.")
 
     async def _apply_and_commit(self, tx: Tx, loaded: _Loaded, seat: int, action: dict, kind_: str,
@@ -621,7 +677,7 @@ class GameService:
             if not ai_seats or kind.is_over(state):
                 break
             prompts = kind.pending(state)
-            todo = [s for s in sorted(prompts) if s in ai_seats and kind.is_waiting(state, s, prompts[s])]
+            todo = [s for s in sorted(prompts) if s in ai_seats and prompts[s].waiting]
             if not todo:
                 break
             seat = todo[0]
@@ -680,17 +736,21 @@ class GameService:
         if finished:
             await tx.pack_game(game.id)
         pending = await self._sync_timers(tx, loaded, now)
-        return ActionResult(game.id, version, status, applied, public, private, pending, finished, scores,
-                            [_seat_info(s) for s in loaded.seats])
+        result = ActionResult(game.id, version, status, applied, public, private, pending, finished, scores,
+                              [_seat_info(s) for s in loaded.seats])
+        await self._fill_for_announcer(tx, loaded, result)
+        return result
 
     # ------------------------------------------------------------ timers
 
-    def _prompts(self, loaded: _Loaded) -> dict[int, tuple[dict, str, bool]]:
-        kind, state = loaded.kind, loaded.state
-        if state is None or kind.is_over(state):
+    def _prompts(self, loaded: _Loaded) -> dict[int, Prompt]:
+        """The seats that must decide now (computed once per loaded state: every caller shares it)."""
+        if loaded.state is None:
             return {}
-        return {s: (p, kind.prompt_key(state, s, p), kind.is_waiting(state, s, p))
-                for s, p in kind.pending(state).items()}
+        if loaded.prompts is None or loaded.prompts_of is not loaded.state or loaded.prompts_at != loaded.last_seq:
+            loaded.prompts = loaded.kind.pending(loaded.state)
+            loaded.prompts_of, loaded.prompts_at = loaded.state, loaded.last_seq
+        return loaded.prompts
 
     async def _sync_timers(self, tx: Tx, loaded: _Loaded, now: float) -> dict[int, PendingSeat]:
         """Keep one deadline (+ reminders) per human seat that still owes a choice for its current prompt."""
@@ -706,13 +766,13 @@ class GameService:
             info = by_seat.get(seat)
             human = info is not None and not info.is_ai
             timers = existing.get(seat, [])
-            if seat not in prompts or not human or not prompts[seat][2] or game.time_limit is None:
+            if seat not in prompts or not human or not prompts[seat].waiting or game.time_limit is None:
                 if timers:
                     await tx.cancel_timers(game.id, seat)
                     changed = True
                 timers = []
             else:
-                key = prompts[seat][1]
+                key = prompts[seat].key
                 if any(t.prompt_key != key for t in timers) or not any(t.kind == "deadline" for t in timers):
                     # A new prompt: the old deadline no longer applies, a new one starts now.
                     if timers:
@@ -724,10 +784,10 @@ class GameService:
                     timers = [_Deadline(deadline)]
                     changed = True
             if seat in prompts:
-                prompt, key, waiting = prompts[seat]
+                prompt = prompts[seat]
                 deadline = next((t.due_at for t in timers if t.kind == "deadline"), None)
                 out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt,
-                                        key, waiting, deadline)
+                                        prompt.key, prompt.waiting, deadline)
         if changed and self.on_timers_changed is not None:
             self.on_timers_changed()
         return out
@@ -755,6 +815,12 @@ class GameService:
             timer = await tx.timer(timer_id)
             if timer is None or timer.fired or timer.due_at > now:
                 return None
+            # Game first, then the timer (the order submissions take them in); another process already
+            # firing this timer holds it, and we skip it.
+            await tx.lock_game(timer.game_id)
+            timer = await tx.claim_timer(timer_id, now)
+            if timer is None:
+                return None
             await tx.mark_fired(timer_id)
             game = await tx.game(timer.game_id)
             if game is None or game.status != "active":
@@ -762,7 +828,7 @@ class GameService:
             loaded = await self._load(tx, game.id)
             prompts = self._prompts(loaded)
             current = prompts.get(timer.seat)
-            if current is None or current[1] != timer.prompt_key or not current[2]:
+            if current is None or current.key != timer.prompt_key or not current.waiting:
                 return None  # the seat already acted or the phase moved on
             if timer.kind == "reminder":
                 if not send_reminder:
@@ -770,7 +836,7 @@ class GameService:
                 deadline = next((t.due_at for t in await tx.timers(game.id)
                                  if t.seat == timer.seat and t.kind == "deadline"), None)
                 user = next((s.user_id for s in loaded.seats if s.seat == timer.seat), None)
-                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key)
+                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind)
             action = loaded.kind.default_action(loaded.state, timer.seat)
             try:
                 result = await self._apply_and_commit(tx, loaded, timer.seat, action, "timeout",
@@ -825,9 +891,9 @@ class GameService:
             state = kind.new_game(game.options, game.seed, len(loaded.seats))
             steps: list[list[tuple[int, int, dict, str | None]]] = [[]]
             for seq, seat, action, key in moves:
-                before = {s: k for s, (_, k, _) in self._prompts_of(kind, state).items()}
+                before = {s: p.key for s, p in kind.pending(state).items()}
                 kind.apply(state, seat, action)
-                after = {s: k for s, (_, k, _) in self._prompts_of(kind, state).items()}
+                after = {s: p.key for s, p in kind.pending(state).items()}
                 steps[-1].append((seq, seat, action, key))
                 without_me = {s: k for s, k in before.items() if s != seat}
                 if kind.is_over(state) or after not in (before, without_me):
@@ -847,12 +913,6 @@ class GameService:
             event = {"type": "undo", "to": "all", "moves": len(removed)}
             result = await self._commit(tx, loaded, [], [event], now)
             return result
-
-    @staticmethod
-    def _prompts_of(kind: GameKind, state: dict) -> dict[int, tuple[dict, str, bool]]:
-        if kind.is_over(state):
-            return {}
-        return {s: (p, kind.prompt_key(state, s, p), True) for s, p in kind.pending(state).items()}
 
     # ------------------------------------------------------------ reading
 
@@ -885,22 +945,27 @@ class GameService:
             await self._game(tx, game_id)
             return next((s.seat for s in await tx.seats(game_id) if s.user_id == user_id), None)
 
-    async def pending(self, game_id: int) -> dict[int, PendingSeat]:
-        """Who must act now, with the prompt, its key and the deadline (None when there is no limit)."""
-        loaded = await self._read_state(game_id)
+    def _pending_seats(self, loaded: _Loaded, timers: list) -> dict[int, PendingSeat]:
+        """Who must act now, with deadlines from `timers`: the one place PendingSeats are assembled."""
         if loaded.state is None or loaded.game.status != "active":
             return {}
-        async with self.storage.reading() as tx:
-            timers = await tx.timers(game_id)
         by_seat = {s.seat: s for s in loaded.seats}
         out: dict[int, PendingSeat] = {}
-        for seat, (prompt, key, waiting) in self._prompts(loaded).items():
-            info = by_seat.get(seat)
+        for seat, prompt in self._prompts(loaded).items():
+            row = by_seat.get(seat)
             deadline = next((t.due_at for t in timers
-                             if t.seat == seat and t.kind == "deadline" and t.prompt_key == key), None)
-            out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt, key,
-                                    waiting, deadline)
+                             if t.seat == seat and t.kind == "deadline" and t.prompt_key == prompt.key), None)
+            out[seat] = PendingSeat(seat, row.user_id if row else None, bool(row and row.is_ai), prompt, prompt.key,
+                                    prompt.waiting, deadline)
         return out
+
+    async def pending(self, game_id: int) -> dict[int, PendingSeat]:
+        """Who must act now, with the prompt, its key and the deadline (None when there is no limit)."""
+        async with self.storage.reading() as tx:
+            loaded = await self._load(tx, game_id)
+            timers = await tx.timers(game_id) if loaded.state is not None else []
+        await self._repair_if_needed(loaded)
+        return self._pending_seats(loaded, timers)
 
     async def seat_context(self, game_id: int, seat: int | None) -> tuple[GameInfo, dict, dict[int, PendingSeat]]:
         """Game info, the seat's view (public when seat is None) and who must act: one read, one decode."""
@@ -911,17 +976,75 @@ class GameService:
         await self._repair_if_needed(loaded)
         if loaded.state is None:
             raise GameNotStarted(f"Game #{game_id} has not started yet.")
-        view = loaded.kind.view(loaded.state, seat)
-        out: dict[int, PendingSeat] = {}
-        if loaded.game.status == "active":
-            by_seat = {s.seat: s for s in loaded.seats}
-            for s, (prompt, key, waiting) in self._prompts(loaded).items():
-                row = by_seat.get(s)
-                deadline = next((t.due_at for t in timers
-                                 if t.seat == s and t.kind == "deadline" and t.prompt_key == key), None)
-                out[s] = PendingSeat(s, row.user_id if row else None, bool(row and row.is_ai), prompt, key, waiting,
-                                     deadline)
-        return info, view, out
+        return info, loaded.kind.view(loaded.state, seat), self._pending_seats(loaded, timers)
+
+    async def click_context(self, game_id: int, user_id: int, seat: int | None,
+                            prompt_key: str | None) -> SeatContext:
+        """Everything a click on a seat's prompt needs, in one read: the seat's view, its current prompt and
+        draft. `seat` None: the seat of `user_id` (the "My screen" button); `prompt_key` None: no staleness
+        check. Raises NotInGame (not the user's seat), GameNotStarted, GameFinished (over or abandoned) and
+        StalePrompt (the control belongs to an earlier decision)."""
+        async with self.storage.reading() as tx:
+            game = await self._game(tx, game_id)
+            seats = await tx.seats(game_id)
+            mine = next((s for s in seats if s.user_id == user_id and not s.is_ai), None)
+            if mine is None or (seat is not None and mine.seat != seat):
+                raise NotInGame("These controls belong to another player's seat.")
+            if game.status in ("finished", "abandoned"):
+                if prompt_key is not None:
+                    raise GameFinished("This game is over." if game.status == "finished" else "This game was abandoned.")
+            loaded = await self._load(tx, game_id)
+            if loaded.state is None:
+                raise GameNotStarted(f"Game #{game_id} has not started yet.")
+            prompt = self._prompts(loaded).get(mine.seat) if game.status == "active" else None
+            if prompt_key is not None and (prompt is None or prompt.key != prompt_key):
+                raise StalePrompt("This prompt is from an earlier step of the game and has closed.")
+            timers = await tx.timers(game_id) if prompt is not None else []
+            stored = await tx.get_draft(game_id, mine.seat) if prompt is not None else None
+        await self._repair_if_needed(loaded)
+        deadline = next((t.due_at for t in timers if t.seat == mine.seat and t.kind == "deadline"
+                         and prompt is not None and t.prompt_key == prompt.key), None)
+        draft = stored[1] if stored is not None and prompt is not None and stored[0] == prompt.key else None
+        return SeatContext(game_id, game.kind, mine.seat, loaded.kind.view(loaded.state, mine.seat), prompt,
+                           prompt.key if prompt else None, deadline, draft, {s.seat: s.display_name for s in seats},
+                           game.version, game.status == "active")
+
+    async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
+        """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""
+        async with self.storage.transaction() as tx:
+            await tx.put_draft(game_id, seat, (draft or {}).get("key", ""), draft, now=self.clock.now())
+
+    async def table_state(self, game_id: int) -> ActionResult:
+        """The game as the announcer needs it (views, prompts, drafts), with no new events: for
+        catching up after a restart and for `/… status`. One read."""
+        async with self.storage.reading() as tx:
+            loaded = await self._load(tx, game_id)
+            if loaded.state is None:
+                raise GameNotStarted(f"Game #{game_id} has not started yet.")
+            pending = self._pending_seats(loaded, await tx.timers(game_id))
+            result = ActionResult(game_id, loaded.game.version, loaded.game.status, pending=pending,
+                                  finished=loaded.game.status == "finished",
+                                  seats=[_seat_info(s) for s in loaded.seats])
+            await self._fill_for_announcer(tx, loaded, result)
+        await self._repair_if_needed(loaded)
+        return result
+
+    async def _fill_for_announcer(self, tx: Tx, loaded: _Loaded, result: ActionResult) -> None:
+        """The views and drafts an announcement needs, from the state in memory."""
+        kind, state, game = loaded.kind, loaded.state, loaded.game
+        result.kind, result.channel_id = game.kind, game.channel_id
+        result.public_view = kind.view(state, None)
+        for s in loaded.seats:
+            if s.user_id is not None and not s.is_ai:
+                result.views[s.seat] = kind.view(state, s.seat)
+        for seat, p in result.pending.items():
+            if seat in result.views:
+                stored = await tx.get_draft(game.id, seat)
+                if stored is not None and stored[0] == p.prompt_key:
+                    result.drafts[seat] = stored[1]
+        if result.finished:
+            outcome = kind.outcome(state)
+            result.outcome = outcome.to_json() if outcome is not None else None
 
     async def final_scores(self, game_id: int) -> list[dict] | None:
         loaded = await self._read_state(game_id)

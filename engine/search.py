@@ -65,7 +65,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0, label="Easy: quick heuristics"),
     "normal": Level("normal", 32, depth=1, time_cap=1.0, label="Normal: a short search"),
-    "hard": Level("hard", 160, depth=2, time_cap=2.0, label="Hard: a deeper search (up to 2 s a move)"),
+    "hard": Level("hard", 240, depth=2, time_cap=3.5, label="Hard: a deeper search (about 1-2 s a move)"),
 }
 
 

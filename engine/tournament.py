@@ -60,24 +60,32 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def fit_elo(results: list[tuple[str, str, float]], names: Sequence[str], anchor: str) -> dict[str, float]:
-    """Elo ratings (Bradley-Terry, maximum likelihood by gradient ascent) from (a, b, score of a) results."""
-    rating = dict.fromkeys(names, 0.0)
-    if not results:
-        return {n: 1000.0 for n in names}
-    for _ in range(2000):
-        grad = dict.fromkeys(names, 0.0)
-        for a, b, score in results:
-            expected = 1.0 / (1.0 + 10 ** ((rating[b] - rating[a]) / 400.0))
-            grad[a] += score - expected
-            grad[b] -= score - expected
-        step = 400.0 / max(1, len(results)) * 4
+    """Elo ratings from (a, b, score of a) results: Bradley-Terry strengths by minorization-maximization
+    (Hunter 2004), a draw counting half a win each way, plus one virtual draw per pair of levels so a level that
+    always wins keeps a finite rating. ``anchor`` is rated 1000."""
+    names = list(names)
+    wins = dict.fromkeys(names, 0.0)
+    games: dict[tuple[str, str], float] = {}
+    for a, b, score in results:
+        wins[a] += score
+        wins[b] += 1.0 - score
+        key = (a, b) if a < b else (b, a)
+        games[key] = games.get(key, 0.0) + 1.0
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            key = (a, b) if a < b else (b, a)
+            games[key] = games.get(key, 0.0) + 1.0
+            wins[a] += 0.5
+            wins[b] += 0.5
+    strength = dict.fromkeys(names, 1.0)
+    for _ in range(500):
+        new = {}
         for n in names:
-            rating[n] += step * grad[n]
-        # A level that always wins has no finite maximum: keep ratings within a readable band.
-        for n in names:
-            rating[n] = max(-1200.0, min(1200.0, rating[n]))
-    base = rating.get(anchor, 0.0)
-    return {n: round(1000.0 + rating[n] - base, 1) for n in names}
+            denom = sum(count / (strength[a] + strength[b]) for (a, b), count in games.items() if n in (a, b))
+            new[n] = wins[n] / denom if denom else strength[n]
+        strength = new
+    base = math.log10(strength[anchor]) if anchor in strength else 0.0
+    return {n: round(1000.0 + 400.0 * (math.log10(strength[n]) - base), 1) for n in names}
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -5,7 +5,7 @@ from engine.api import Game, GameType, OptionSpec
 from .ai import choose_action
 from .game import IllegalAction, apply, describe, new_game, normalize_options, outcome, pending, prompt_key
 from .moves import default_action, legal_actions
-from .views import view
+from .views import determinize, view
 
 TYPE = GameType(
     name="pyramido",
@@ -34,7 +34,8 @@ GAME = Game(
     choose_action=choose_action,
     legal_actions=legal_actions,
     describe=describe,
+    determinize=determinize,
 )
 
-__all__ = ["GAME", "TYPE", "IllegalAction", "apply", "choose_action", "default_action", "describe",
+__all__ = ["GAME", "TYPE", "IllegalAction", "apply", "choose_action", "default_action", "describe", "determinize",
            "legal_actions", "new_game", "outcome", "pending", "prompt_key", "view"]

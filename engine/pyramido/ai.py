@@ -50,14 +50,10 @@ def _frame(state: dict, player: dict, floor: int, cells: set) -> tuple[int, int,
     return 0, 0, w, h
 
 
-def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
-    rng = rng or random.Random(0)
-    if state["over"] or seat != state["turn"]:
-        raise ValueError("nothing to decide for this seat")
+def _spots(state: dict, seat: int, rng: random.Random) -> list[tuple]:
+    """Every position to consider, with what the valuation needs (geometry once, not per domino)."""
     player = state["players"][seat]
     floor = state["floor"]
-    if state["need"] == "fill":
-        return _fill(state, seat, player, floor)
     blocks = sc.floor_blocks(player, floor)
     below = sc.floor_blocks(player, floor - 1) if floor > 1 else {}
     pairs = geo.legal_pairs(floor, blocks, G.shape_of(player))
@@ -68,7 +64,6 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
         inside = [p for p in pairs if all(ox <= c[0] < ox + w and oy <= c[1] < oy + h for c in p)]
         if inside and geo.first_floor_rect(set(blocks))[4] == 0:
             pairs = inside
-    gems = player["gems"]
     cells = {c for pair in pairs for c in pair}
     # aff[cell][colour index]: how much a block of that colour there would join (neighbours, supports)
     aff: dict[geo.Cell, list[float]] = {}
@@ -86,7 +81,6 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
                 d[_CI[b[0]]] += 0.6
         aff[c] = d
         vis[c] = 15 if floor == geo.FLOORS else _visible_mask(floor, c, frame)
-    # Per position the geometry, once; per domino only a few lookups.
     spots = []
     for pair in pairs:
         for at, direction in geo.placements_of(pair):
@@ -97,15 +91,53 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     if spots:
         k = rng.randrange(len(spots))
         spots = spots[k:] + spots[:k]
+    return spots
+
+
+def _as_action(state: dict, candidate: tuple, refill: int | None = None) -> dict:
+    _, slot, domino, at, direction, gem, _ = candidate
+    if refill is None:
+        piles = G.refill_piles(state, slot)
+        refill = max(piles, key=lambda p: (len(state["piles"][p]), -p)) if piles else None
+    return {"type": "place", "domino": domino, "at": [at[0], at[1]], "dir": direction, "gem": gem,
+            "card": None, "refill": refill}
+
+
+def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
+    rng = rng or random.Random(0)
+    if state["over"] or seat != state["turn"]:
+        raise ValueError("nothing to decide for this seat")
+    player = state["players"][seat]
+    if state["need"] == "fill":
+        return _fill(state, seat, player, state["floor"])
+    spots = _spots(state, seat, rng)
+    gems = player["gems"]
     best, candidates = _best(state, spots, gems, keep=False)
     if G.gaps_after(state, seat, best[6]) != 0:
         _, candidates = _best(state, spots, gems, keep=True)
         best = _safest(state, seat, candidates, len(G.unused_cards(player)))
-    _, slot, domino, at, direction, gem, _ = best
-    piles = G.refill_piles(state, slot)
-    refill = max(piles, key=lambda p: (len(state["piles"][p]), -p)) if piles else None
-    return {"type": "place", "domino": domino, "at": [at[0], at[1]], "dir": direction, "gem": gem,
-            "card": None, "refill": refill}
+    return _as_action(state, best)
+
+
+def ranked_actions(state: dict, seat: int, rng: random.Random, count: int = 8) -> list[dict]:
+    """The ``count`` best-valued placements that keep the floor completable (or leave the fewest gaps),
+    each with both refill piles: a short list of sensible moves for a search."""
+    player = state["players"][seat]
+    if state["need"] == "fill":
+        return [_fill(state, seat, player, state["floor"])]
+    _, candidates = _best(state, _spots(state, seat, rng), player["gems"], keep=True)
+    candidates.sort(key=_value, reverse=True)
+    gaps: dict = {}
+    for cand in candidates:
+        if cand[6] not in gaps:
+            gaps[cand[6]] = G.gaps_after(state, seat, cand[6])
+    fewest = min(gaps.values())
+    chosen = [c for c in candidates if gaps[c[6]] == fewest][:count]
+    out = []
+    for cand in chosen:
+        for pile in G.refill_piles(state, cand[1]) or [None]:
+            out.append(_as_action(state, cand, pile))
+    return out
 
 
 def _best(state: dict, spots: list, gems: list[str], keep: bool) -> tuple[tuple, list[tuple]]:

@@ -6,6 +6,9 @@ dominoes, which nobody sees, so a view shows each pile's top and size only.
 
 from __future__ import annotations
 
+import copy
+import random
+
 from . import game as G
 from . import scoring as sc
 from .tiles import CARD_FACES, DOMINOES, quadrants_of
@@ -85,4 +88,20 @@ def laid_blocks(domino: int, at: list[int] | tuple[int, int], direction: str, ge
         out.append({"at": [cell[0], cell[1]], "colour": colour, "icons": quadrants_of(mask), "gem": g,
                     "domino": domino, "block": which, "card": bool(card and card["block"] == which),
                     "dir": direction})
+    return out
+
+
+def determinize(state: dict, seat: int, rng: random.Random) -> dict:
+    """A state consistent with everything ``seat`` may know: the dominoes under the piles' tops (which nobody
+    has seen) are re-dealt at random among the piles, each pile keeping its size and its top."""
+    out = copy.deepcopy(state)
+    piles = out["piles"]
+    hidden = [d for pile in piles for d in pile[:-1]]
+    rng.shuffle(hidden)
+    at = 0
+    for pile in piles:
+        n = len(pile) - 1
+        if n > 0:
+            pile[:-1] = hidden[at:at + n]
+            at += n
     return out

@@ -30,6 +30,11 @@ _REWARD_VALUE = {
 }
 
 
+def _is_choice(number: int) -> bool:
+    """A "choose one" law (the base game's, or one a module adds)."""
+    return number in CHOICE_LAWS or C.card(number)["effect"].get("kind") == "choice"
+
+
 def _reward_score(items: list[dict]) -> float:
     # A module's reward types (diamonds, bonus tokens) count about as much as a gem.
     return sum(_REWARD_VALUE.get(i["type"], 1.2) * i.get("amount", i.get("value", 1)) for i in items)
@@ -124,14 +129,27 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
         others = [c for c in player["hand"] if c != 72]
         plan["tuck"] = others[: rng.randint(0, len(others))]
     elif number == 76:
-        plan["store"] = M.balanced_gems(player["gems"], min(8, sum(player["gems"].values()) // 2))
-    elif number in CHOICE_LAWS or C.card(number)["effect"].get("kind") == "choice":
+        plan["store"] = None  # filled in by _complete if this plan is chosen
+    elif _is_choice(number):
         option = rng.randrange(3)
+        plan["reward"] = {"option": option, "color": rng.choice(C.COLORS)}  # completed by _complete
+    return plan
+
+
+def _complete(state: dict, seat: int, plan: dict) -> dict:
+    """Finish the chosen law plan (the parts that draw no random number are worked out only for it)."""
+    number = plan["card"]
+    if number == 76:
+        gems = state["players"][seat]["gems"]
+        plan["store"] = M.balanced_gems(gems, min(8, sum(gems.values()) // 2))
+    elif _is_choice(number) and "slot" in plan:
+        option, colour = plan["reward"]["option"], plan["reward"]["color"]
         chosen = C.card(number)["effect"]["options"][option]
         items = chosen if isinstance(chosen, list) else [chosen]
-        plan["reward"] = M.reward_choice(state, number, 1, items)
-        plan["reward"]["option"] = option
-        plan["reward"]["color"] = rng.choice(C.COLORS)
+        reward = M.reward_choice(state, number, 1, items)
+        reward["option"] = option
+        reward["color"] = colour
+        plan["reward"] = reward
     return plan
 
 
@@ -157,16 +175,18 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         for slot in P.legal_slots(pyramid, number):
             level = P.parse_slot(slot)[0]
             if base_pay:
-                left = dict(C.COST[number][level])
+                left = C.COST[number][level]  # shared table: copied below only when it changes
                 used = []
-                for ref, colour in refs:
-                    if left[colour] > 0:
-                        left[colour] -= 1
-                        used.append(ref)
+                if refs:
+                    left = dict(left)
+                    for ref, colour in refs:
+                        if left[colour] > 0:
+                            left[colour] -= 1
+                            used.append(ref)
                 if (gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"]
                         or gems["yellow"] < left["yellow"]):
                     continue
-                payment = {"pay": left, "infinite": used}
+                payment = (left, used)
             else:
                 payment = auto_payment(player, number, level, state)
                 if payment is None:
@@ -176,8 +196,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
                 best, best_score = (number, slot, level, payment), score
     if best is not None:
         if len(best) == 1:
-            return best[0]
+            return _complete(state, seat, best[0])
         number, slot, level, payment = best
+        if isinstance(payment, tuple):
+            payment = {"pay": dict(payment[0]), "infinite": payment[1]}
         return {"type": "play", "card": number, "slot": slot, **payment,
                 "reward": M.reward_choice(state, number, level), "archive": False}
     if player["hand"] and rng.random() < 0.6:

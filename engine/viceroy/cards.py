@@ -199,9 +199,12 @@ def name(number: int) -> str:
     return CARDS[number]["name"]
 
 
+LABELS: dict[int, str] = {n: f"#{n} {c['name']}" for n, c in CARDS.items()}
+
+
 def label(number: int) -> str:
     """How a card is named to players: '#32 Captain'."""
-    return f"#{number} {CARDS[number]['name']}"
+    return LABELS[number]
 
 
 def _section_colors(number: int) -> dict[str, str]:

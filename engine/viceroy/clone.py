@@ -22,17 +22,13 @@ _ENTRY_KEYS = frozenset({"card", "slot", "tokens", "tucked", "gems", "paint"})
 
 def copy_entry(entry: dict) -> dict:
     """A deep copy of a pyramid entry."""
-    if entry.keys() - _ENTRY_KEYS:
+    if len(entry) != 6 or entry.keys() != _ENTRY_KEYS:
         return json_copy(entry)
     out = dict(entry)
-    if "tokens" in entry:
-        out["tokens"] = [dict(t) for t in entry["tokens"]]
-    if "tucked" in entry:
-        out["tucked"] = list(entry["tucked"])
-    if "gems" in entry:
-        out["gems"] = dict(entry["gems"])
-    if "paint" in entry:
-        out["paint"] = dict(entry["paint"])
+    out["tokens"] = [dict(t) for t in entry["tokens"]]
+    out["tucked"] = entry["tucked"][:]
+    out["gems"] = dict(entry["gems"])
+    out["paint"] = dict(entry["paint"])
     return out
 
 
@@ -40,7 +36,7 @@ _PLAYER_KEYS = frozenset({"gems", "attacks", "hand", "pyramid", "skip_next_aucti
 
 
 def _copy_player(player: dict) -> dict:
-    if player.keys() - _PLAYER_KEYS or player["pyramid"].keys() != {"cards"}:
+    if player.keys() != _PLAYER_KEYS or len(player["pyramid"]) != 1 or "cards" not in player["pyramid"]:
         return json_copy(player)
     out = dict(player)
     out["gems"] = dict(player["gems"])
@@ -53,6 +49,10 @@ def _copy_player(player: dict) -> dict:
     return out
 
 
+# Lists of card numbers or seats: a shallow copy is a deep one.
+_NUMBER_LISTS = frozenset({"large_deck", "small_deck", "law_deck", "discard", "active"})
+
+
 def clone(state: dict) -> dict:
     """A copy of the state that shares nothing mutable with it (log events excepted, see above)."""
     out = {}
@@ -61,10 +61,10 @@ def clone(state: dict) -> dict:
         if key == "players":
             out[key] = [_copy_player(pl) for pl in value]
         elif key == "log":
-            out[key] = list(value)
-        elif kind is list:
-            out[key] = [v if type(v) is int else json_copy(v) for v in value]
-        elif kind is dict:
+            out[key] = value[:]
+        elif key in _NUMBER_LISTS and kind is list:
+            out[key] = value[:] if all(type(v) is int for v in value) else json_copy(value)
+        elif kind is list or kind is dict:
             out[key] = json_copy(value)
         else:
             out[key] = value

@@ -7,6 +7,8 @@ Laws with only an end-game effect (68, 75, 78, 79, 85-88) are simply placed; the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import cards as C
 from . import pyramid as P
 from .auction import auction_offer, remove_from_auction
@@ -376,7 +378,7 @@ LAWS.update({
 LAWS.update({number: Law(validate=_validate_choice, play=_choose_one) for number in CHOICE_LAWS})
 for _number, _law in list(LAWS.items()):
     if _number in LAW_POINTS:
-        LAWS[_number] = Law(_law.validate, _law.play, _law.steps, _law.places, LAW_POINTS[_number], _law.verb)
+        LAWS[_number] = replace(_law, score=LAW_POINTS[_number])
 
 DECISIONS = {
     "chancery_return": Decision(_check_chancery_return,

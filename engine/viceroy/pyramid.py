@@ -27,15 +27,6 @@ from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS, SECT
 
 MAX_LEVEL = 5
 
-# The four (position, section) pairs of a circle, in a fixed order: lower-left card's top-right,
-# lower-right card's top-left, then the upper card's bottom half (two sections of one colour).
-_CIRCLE_PARTS: tuple[tuple[str, str], ...] = (
-    ("ll", "top_right"),
-    ("lr", "top_left"),
-    ("up", "bottom_left"),
-    ("up", "bottom_right"),
-)
-
 # Tokens whose count matters (each token entry may carry an "amount"; absent means one token).
 COUNTED_TOKENS: tuple[str, ...] = ("science", "magic", "defense", "attack")
 
@@ -257,10 +248,16 @@ def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
 
     Each section belongs to at most one circle, so circles can be painted independently.
     """
+    cards = _cards(pyramid)
     result: list[tuple[str, str]] = []
-    for circle in circles(pyramid):
-        # Multicoloured sections need no paint and colourless ones take none.
-        result.extend(s for s, c in zip(circle["sections"], circle["colors"], strict=True) if c not in (ANY, NONE))
+    for slot in sorted(cards, key=parse_slot):
+        below = _below(slot)
+        if below is not None and below[1] in cards and below[2] in cards:
+            for where, section in ((below[1], "top_right"), (below[2], "top_left"), (slot, "bottom_left"),
+                                   (slot, "bottom_right")):
+                # Multicoloured sections (domain) need no paint and colourless ones (aristocrats) take none.
+                if section_color(cards[where], section) not in (ANY, NONE):
+                    result.append((where, section))
     return result
 
 

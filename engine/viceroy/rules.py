@@ -110,7 +110,7 @@ class Ruleset:
     payment_sources: list[PaymentSource] = field(default_factory=list)
     laws: dict[int, Law] = field(default_factory=dict)
     scorers: list[Scorer] = field(default_factory=list)
-    views: list[Callable[[dict, int | None, dict], None]] = field(default_factory=list)
+    views: list[Callable[[dict, int | None, dict, dict], None]] = field(default_factory=list)
     setup: list[Callable[[dict, Any], None]] = field(default_factory=list)
     # Where a bid gem goes (every bid gem goes to the reserve in the base game).
     bid_gem: Callable[[dict, int, str], None] | None = None

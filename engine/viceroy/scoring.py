@@ -70,13 +70,35 @@ class ScoreContext:
         self.seat = seat
         self.opponents_attacks = opponents_attacks
         self.law_points = LAW_POINTS if law_points is None else law_points
-        self.bonus = pyr.circle_bonus(pyramid)
+        # One pass over the tokens gives every count (as pyramid.token_count, magic_bonus, circle_bonus,
+        # power_points and infinite_gems would, one by one).
+        bonus = dict.fromkeys(pyr.COLORS, 0)
+        counts = {"magic": 0, "science": 0, "defense": 0}
+        magic_bonus = power = 0
+        infinite = []
+        for slot, entry in pyramid.get("cards", {}).items():
+            for t in entry.get("tokens") or ():
+                kind = t["type"]
+                if kind in counts:
+                    counts[kind] += t.get("amount", 1)
+                elif kind == "power_points":
+                    power += t.get("value", t.get("amount", 0))
+                elif kind == "magic_bonus":
+                    magic_bonus += t.get("value", 0)
+                elif kind == "circle_bonus":
+                    if t.get("color") in bonus:
+                        bonus[t["color"]] += t.get("value", 0)
+                elif kind == "infinite_gem":
+                    infinite.append((slot, t["color"]))
+        infinite.sort(key=lambda item: (pyr.parse_slot(item[0]), item[1]))
+        self.bonus = bonus
         self.single = [c for c in pyr.circles(pyramid) if c["single"]]
-        self.infinite = pyr.infinite_gems(pyramid)
-        self.magic = pyr.token_count(pyramid, "magic")
-        self.magic_bonus = pyr.magic_bonus(pyramid)
-        self.science = pyr.token_count(pyramid, "science")
-        self.defense = pyr.token_count(pyramid, "defense")
+        self.infinite = infinite
+        self.power_points = power
+        self.magic = counts["magic"]
+        self.magic_bonus = magic_bonus
+        self.science = counts["science"]
+        self.defense = counts["defense"]
         self.sets = min(self.science, self.magic, self.defense)
         self.details: dict = {}
 
@@ -127,7 +149,7 @@ SCORERS: list[Scorer] = [
     Scorer("circles", _circles),
     Scorer("infinite_gems", _infinite_gems),
     Scorer("laws", _laws),
-    Scorer("power_points", lambda ctx: pyr.power_points(ctx.pyramid)),
+    Scorer("power_points", lambda ctx: ctx.power_points),
     Scorer("magic", lambda ctx: ctx.magic * ctx.magic_bonus),
     Scorer("sets", lambda ctx: SET_POINTS * ctx.sets),
     Scorer("attack", lambda ctx: -ATTACK_PENALTY * max(0, ctx.opponents_attacks - ctx.defense)),

@@ -1,6 +1,6 @@
 """State helpers shared by every rules file: constants, the random draw, events, argument checks, queue.
 
-The state is plain JSON data; see docs/engine.md for its layout.
+The state is plain JSON data (its layout: docs/architecture.md; rule tables and modules: docs/engine.md).
 """
 
 from __future__ import annotations
@@ -41,8 +41,13 @@ def fmt_gems(gems: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "no gems"
 
 
+_SEATS = tuple("{p" + str(seat) + "}" for seat in range(8))
+
+
 def p(seat: int) -> str:
     """Placeholder for a seat's display name in event texts (the bot substitutes names)."""
+    if 0 <= seat < 8:
+        return _SEATS[seat]
     return "{p" + str(seat) + "}"
 
 
@@ -113,8 +118,15 @@ def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
 
 
 def science_count(player: dict) -> int:
-    """Science tokens in the pyramid (science images on aristocrats count too): one more gem per pass."""
-    return P.token_count(player["pyramid"], "science")
+    n = 0
+    for e in player["pyramid"]["cards"].values():
+        for t in e["tokens"]:
+            if t["type"] == "science":
+                n += 1
+    if C.IMAGES:  # science images on aristocrats count too (not tokens, but they give the pass gem)
+        n += sum(1 for e in player["pyramid"]["cards"].values() for i in C.IMAGES.get(e["card"], ())
+                 if i["type"] == "science")
+    return n
 
 
 def has_law_in_pyramid(player: dict, number: int) -> bool:

@@ -173,6 +173,8 @@ def pyramid_image(player: Mapping, name: str, floor: int | None = None,
     gems = " ".join(COLOUR_LETTER[c] for c in player.get("gems", []))
     cards = sum(1 for c in player.get("cards", []) if not c.get("used"))
     foot = f"Floor {floor} · gems left: {gems or '—'} · single block cards: {cards}"
+    if player.get("lost"):
+        foot = f"Lost: a floor's gaps needed more single block cards · cards left: {cards}"
     if note:
         foot += f" · {note}"
     draw.text((MARGIN, height - 20), foot, font=fit_font(foot, width - 2 * MARGIN, 13), fill=TEXT_SOFT)

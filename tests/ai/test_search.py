@@ -25,7 +25,7 @@ def test_levels_are_easy_normal_hard() -> None:
     assert list(LEVELS) == ["easy", "normal", "hard"]
     assert LEVELS["easy"].iterations == 0
     assert LEVELS["normal"].iterations < LEVELS["hard"].iterations
-    assert LEVELS["hard"].time_cap is not None and LEVELS["hard"].time_cap <= 2.0
+    assert LEVELS["hard"].time_cap is not None and LEVELS["hard"].time_cap <= 4.0  # p99 target: 4 s
 
 
 def test_easy_is_the_baseline() -> None:

@@ -23,7 +23,7 @@ def test_elo_is_even_for_even_results_and_higher_for_the_winner() -> None:
     even = fit_elo([("a", "b", 1.0), ("a", "b", 0.0)], ["a", "b"], "a")
     assert even == {"a": 1000.0, "b": 1000.0}
     rated = fit_elo([("a", "b", 1.0)] * 3 + [("a", "b", 0.0)], ["a", "b"], "b")
-    assert rated["b"] == 1000.0 and rated["a"] > 1150
+    assert rated["b"] == 1000.0 and rated["a"] > 1100
 
 
 def test_percentile() -> None:

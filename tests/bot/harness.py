@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.app import ViceroyBot
+from bot.app import GameMasterBot
 from bot.config import Settings
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, close_client, connect_client
 
@@ -30,13 +30,13 @@ class Table:
     channel: FakeChannel
     users: list[FakeUser]
     db: Path
-    bot: ViceroyBot | None = None
+    bot: GameMasterBot | None = None
     task: asyncio.Task | None = None
     proc: subprocess.Popen | None = None
     extra: dict = field(default_factory=dict)
 
-    async def start_bot(self, *, time_limit: int | None = None, clock=None) -> ViceroyBot:
-        self.bot = ViceroyBot(settings_for(self.world, self.guild, self.db, time_limit=time_limit), clock=clock,
+    async def start_bot(self, *, time_limit: int | None = None, clock=None) -> GameMasterBot:
+        self.bot = GameMasterBot(settings_for(self.world, self.guild, self.db, time_limit=time_limit), clock=clock,
                               poll_interval=0.2)
         self.task = await connect_client(self.world, self.bot)
         await self.world.wait_for(lambda: bool(self.world.commands(self.guild)), timeout=10, what="command sync")
@@ -45,8 +45,8 @@ class Table:
     async def settle(self) -> None:
         """Wait until the in-process bot has finished announcing (rendering can outlast a quiet network)."""
         await self.world.idle()
-        if self.bot is not None and self.bot.get_cog("Viceroy") is not None:
-            await self.bot.get_cog("Viceroy").drain()
+        if self.bot is not None:
+            await self.bot.drain()
         await self.world.idle()
 
     async def stop_bot(self) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot import presenter as PR
 from bot.autoplay import SimulatedPlayer, controls
 from bot.clock import ManualClock
 from bot.localdiscord import FakeDiscord, FakeMessage, FakeUser
+from bot.presenters.viceroy import PRESENTER
+from bot.presenters.viceroy.plans import build_action
+from bot.ui.ids import encode_key
+from bot.ui.presenter import SeatCtx
 from tests.bot.harness import Table, new_table
 
 
@@ -108,7 +111,8 @@ async def test_stale_prompt_answers_clearly_and_is_disabled(fake_discord, tmp_pa
             table.channel, lambda m: any(c.get("label") == "My screen" for c in m.buttons()), timeout=10)
         rec = await ann.click(status, label="My screen")
         await rec.wait_done()
-        await table.settle()
+        # The screen comes first, the prompt in a second follow-up: wait for the one with controls.
+        await table.world.wait_for(lambda: any(controls(m) for m in rec.messages), timeout=15, what="the prompt copy")
         copy = next(m for m in reversed(rec.messages) if controls(m))
         assert "auction round 1" in copy.embeds[0]["title"]
         assert await sims[0].step() and await sims[1].step()  # the round is revealed
@@ -304,10 +308,8 @@ def test_packaged_rules_page_is_the_documented_one():
 
 
 def test_rules_topics_all_have_text():
-    from bot.rules import rules_text
-    from cogs.viceroy import RULES_TOPICS
-
-    for topic in RULES_TOPICS:
+    from bot.presenters.viceroy.rules import rules_text
+    for topic in PRESENTER.rules_topics:
         text = rules_text(topic)
         assert text and not text.startswith("No rules page"), topic
 
@@ -320,13 +322,15 @@ async def test_a_crash_between_storing_and_announcing_is_caught_up_at_start(fake
         game = (await service.list_games())[0]
         # Both choose their starting card straight through the service: stored, never announced.
         for user in (ann, bo):
-            view = await service.view(game.id, user.id)
+            click = await service.click_context(game.id, user.id, None, None)
+            view = click.view
             hand = view["players"][view["seat"]]["hand"]
-            action = PR.build_action(view, view["seat"], {"action": "setup", "start": hand[0], "keep": hand[1]})
+            ctx = SeatCtx(game.id, click.seat, click.kind, view, click.prompt, click.names)
+            action = build_action(ctx, {"action": "setup", "start": hand[0], "keep": hand[1]})
             await service.submit(game.id, user.id, action, idempotency_key=f"direct-{user.id}")
         sims = [SimulatedPlayer(fake_discord, u, table.channel) for u in (ann, bo)]
         for sim in sims:
-            sim.done_keys.add(PR.encode_key("setup:0:0"))
+            sim.done_keys.add(encode_key("setup:0:0"))
         assert all(sim.current_prompt() is None for sim in sims), "nothing was announced"
         await table.stop_bot()
         await table.start_bot()

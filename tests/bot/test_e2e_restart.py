@@ -26,6 +26,14 @@ async def _start(table: Table) -> None:
     await world.idle(quiet=0.2, timeout=30)
 
 
+def _has_button(msg: FakeMessage, label: str) -> bool:
+    return any(c.get("label") == label for c in msg.buttons())
+
+
+def _text(msg: FakeMessage) -> str:
+    return msg.content + "".join(f"{e.get('title', '')}\n{e.get('description', '')}" for e in msg.embeds)
+
+
 def _title(msg: FakeMessage | None) -> str:
     return (msg.embeds[0].get("title") or "") if msg is not None and msg.embeds else ""
 
@@ -65,10 +73,19 @@ async def _until(world: FakeDiscord, sims: list[SimulatedPlayer], want: str,
         if len(arrived) == len(sims):
             return arrived[0], arrived[1]
         if not acted:
+            # Wait for a new prompt. (An idle world returns from idle() without yielding: looping on it
+            # would starve the fake Discord, which runs on this event loop, of the time to answer the bot.)
+            shown = [getattr(sim.current_prompt(), "id", None) for sim in sims]
+            try:
+                await world.wait_for(lambda shown=shown: [getattr(s.current_prompt(), "id", None) for s in sims] != shown,
+                                     timeout=5, what="a new prompt")
+            except TimeoutError:
+                pass
             await world.idle(quiet=0.1, timeout=30)
     seen = {s.user.name: [(_title(m) or m.content[:60], bool(m.iter_components())) for m in s.user.dms()[-4:]] for s in sims}
     pending_requests = [(r.method, r.path) for r in world.requests if r.status == 0]
-    raise AssertionError(f"never reached prompts titled {want!r} for both players; last DMs: {seen}; "
+    chan = [(_title(m) or m.content[:80]) for m in (table.channel.messages()[-6:] if table else [])]
+    raise AssertionError(f"never reached prompts titled {want!r} for both players; channel: {chan}; last DMs: {seen}; "
                          f"unanswered requests: {pending_requests}; last: {[(r.method, r.path, r.status) for r in world.requests[-5:]]}")
 
 
@@ -79,15 +96,19 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
     await _start(table)
     try:
         rec = await ann.slash(table.channel, "viceroy new", seats=3, ai=1, timeout=15)
-        await world.idle(quiet=0.1)
-        await bo.click(rec.reply, label="Join", timeout=15)
-        await world.idle(quiet=0.1)
-        await ann.click(rec.reply, label="Start", timeout=15)
-        await world.idle(quiet=0.2)
+        # Wait for what each step shows, not for a quiet moment: on a busy machine the bot can be silent
+        # for a while between acknowledging a click and storing it.
+        lobby_id = rec.reply.id
+        await world.wait_for(lambda: _has_button(world.messages[lobby_id], "Join"), timeout=60,
+                             what="the lobby's Join button")
+        await bo.click(world.messages[lobby_id], label="Join", timeout=15)
+        await world.wait_for(lambda: "Seats: 3/3" in _text(world.messages[lobby_id]), timeout=60,
+                             what="Bo seated in the lobby")
+        await ann.click(world.messages[lobby_id], label="Start", timeout=15)
         sims = [SimulatedPlayer(world, u, table.channel, seed=i + 3) for i, u in enumerate((ann, bo))]
 
         # Mid-auction: one player's bid is in, the other's is not.
-        first, second = await _until(world, sims, "auction round")
+        first, second = await _until(world, sims, "auction round", table)
         assert await first.step()
         await world.idle(quiet=1.0, timeout=30)  # the bot has finished talking: the kill hits a quiet moment
         bo_old_prompt = second.current_prompt()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.rules import rules_text
+from bot.presenters.viceroy.rules import rules_text
 from engine.viceroy import cards as C
 from engine.viceroy.modules.carddata import ARISTOCRAT_LAWS, ARISTOCRATS, REVISED_LAWS
 

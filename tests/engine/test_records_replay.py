@@ -28,3 +28,22 @@ def test_a_stored_record_replays_to_the_identical_state(record: dict) -> None:
     got = digests(state)
     for part, want in record["digests"].items():
         assert got[part] == want, f"the replayed game differs in its {part}"
+
+
+def test_a_state_stored_in_the_earlier_layout_plays_on() -> None:
+    """A game saved before the auction became a list (state version 1) is upgraded when the engine reads it."""
+    import copy
+
+    from engine.viceroy import apply_action, default_action, pending, view
+    from tests.engine.helpers import started
+    from tests.engine.record_digest import stored_layout
+
+    state = started(3, seed=12)
+    old = copy.deepcopy(stored_layout(state))
+    assert old["version"] == 1 and isinstance(old["auction"], dict)
+    assert view(old, 1) == view(state, 1)
+    assert pending(old) == pending(state)
+    for seat in range(3):
+        apply_action(old, seat, default_action(old, seat))
+        apply_action(state, seat, default_action(state, seat))
+    assert old == state

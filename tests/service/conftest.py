@@ -11,8 +11,8 @@ from bot.storage import Storage
 
 
 @pytest.fixture
-async def storage(tmp_path):
-    st = await Storage.open(tmp_path / "var" / "test.db")
+async def storage(db_target):  # every service test runs on SQLite and on PostgreSQL (tests/conftest.py)
+    st = await Storage.open(db_target)
     yield st
     await st.close()
 

@@ -60,8 +60,8 @@ async def main(db: str, pause: float) -> None:
         seat = todo[0]
         p = pend[seat]
         rng = random.Random(f"{info.version}:{seat}")
-        if p.prompt["kind"] == "choose":
-            action = {"type": "choose", "card": rng.choice(p.prompt["options"])}
+        if p.prompt.kind == "choose":
+            action = {"type": "choose", "card": rng.choice(p.prompt.choices["options"])}
         else:
             action = {"type": "decide", "take": rng.choice(["points", "draw"])}
         key = f"v{info.version}-s{seat}"

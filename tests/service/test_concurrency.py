@@ -13,9 +13,9 @@ async def test_many_simultaneous_submissions_to_one_game(service, storage):
     calls = []
     for seat, p in start.pending.items():
         for _attempt in range(3):
-            calls.append(service.submit(gid, 100 + seat, {"type": "choose", "card": min(p.prompt["options"])},
+            calls.append(service.submit(gid, 100 + seat, {"type": "choose", "card": min(p.prompt.choices["options"])},
                                         idempotency_key=f"s{seat}"))
-        calls.append(service.submit(gid, 100 + seat, {"type": "choose", "card": max(p.prompt["options"])},
+        calls.append(service.submit(gid, 100 + seat, {"type": "choose", "card": max(p.prompt.choices["options"])},
                                     idempotency_key=f"s{seat}-amend"))
     results = await asyncio.gather(*calls, return_exceptions=True)
     ok = [r for r in results if not isinstance(r, BaseException)]
@@ -34,7 +34,7 @@ async def test_many_simultaneous_submissions_to_one_game(service, storage):
     reveals = [e.event for e in await service.public_log(gid) if e.event["type"] == "reveal"]
     assert len(reveals) == 1 and len(reveals[0]["choices"]) == 6
     for seat, p in start.pending.items():
-        assert reveals[0]["choices"][seat] in (min(p.prompt["options"]), max(p.prompt["options"]))
+        assert reveals[0]["choices"][seat] in (min(p.prompt.choices["options"]), max(p.prompt.choices["options"]))
     assert [c.verdict for c in await check_database(storage)] == ["OK"]
 
 
@@ -51,7 +51,7 @@ async def test_many_games_in_parallel(service, storage):
             todo = [(s, p) for s, p in pend.items() if p.waiting]
             await asyncio.gather(*[
                 service.submit(gid, p.user_id,
-                               {"type": "choose", "card": min(p.prompt["options"])} if p.prompt["kind"] == "choose"
+                               {"type": "choose", "card": min(p.prompt.choices["options"])} if p.prompt.kind == "choose"
                                else {"type": "decide", "take": "draw"},
                                idempotency_key=f"{gid}-{n}-{s}", prompt_key=p.prompt_key)
                 for s, p in todo])

@@ -37,7 +37,7 @@ async def test_no_time_limit_means_no_timers(service):
 
 async def test_reminders_then_expiry_applies_default_action(service, clock):
     gid, start = await started_game(service, humans=2)
-    hand0 = start.pending[0].prompt["options"]
+    hand0 = start.pending[0].prompt.choices["options"]
     # seat 0 answers; seat 1 stays silent
     await service.submit(gid, 100, {"type": "choose", "card": max(hand0)}, idempotency_key="a")
     got = Collector()
@@ -57,7 +57,7 @@ async def test_reminders_then_expiry_applies_default_action(service, clock):
     res = out[0]
     assert res.timed_out == [1]
     assert res.public[0] == {"type": "timeout", "to": "all", "seat": 1}
-    hand1 = start.pending[1].prompt["options"]
+    hand1 = start.pending[1].prompt.choices["options"]
     reveal = next(e for e in res.public if e["type"] == "reveal")
     assert reveal["choices"] == [max(hand0), min(hand1)]  # the toy default: lowest card
     assert got.outcomes == [*got.outcomes[:2], res] and len(got.outcomes) == 3
@@ -70,8 +70,8 @@ async def test_answer_cancels_timers_and_new_prompt_gets_new_deadline(service, c
     clock.advance(5 * HOUR)
     for seat in (0, 1):
         p = start.pending[seat]
-        await service.submit(gid, 100 + seat, {"type": "choose", "card": max(p.prompt["options"]) if seat == 0
-                                               else min(p.prompt["options"])}, idempotency_key=f"k{seat}")
+        await service.submit(gid, 100 + seat, {"type": "choose", "card": max(p.prompt.choices["options"]) if seat == 0
+                                               else min(p.prompt.choices["options"])}, idempotency_key=f"k{seat}")
     pend = await service.pending(gid)
     # the round resolved: whoever must act now has a full fresh day
     assert pend and all(p.deadline == clock.now() + DAY for p in pend.values() if p.waiting)
@@ -85,7 +85,7 @@ async def test_amend_keeps_the_deadline(service, clock):
     gid, start = await started_game(service, humans=2)
     deadline = start.pending[1].deadline
     p1 = start.pending[1]
-    await service.submit(gid, 101, {"type": "choose", "card": p1.prompt["options"][0]}, idempotency_key="x")
+    await service.submit(gid, 101, {"type": "choose", "card": p1.prompt.choices["options"][0]}, idempotency_key="x")
     assert (await service.pending(gid))[1].deadline is None  # chosen: no deadline for seat 1
     assert (await service.pending(gid))[0].deadline == deadline
 
@@ -174,13 +174,13 @@ async def test_changing_time_limit(service, clock):
 
 async def test_timeout_of_decision(service, clock):
     gid, start = await started_game(service, humans=2, time_limit=HOUR)
-    h0, h1 = (start.pending[s].prompt["options"] for s in (0, 1))
+    h0, h1 = (start.pending[s].prompt.choices["options"] for s in (0, 1))
     a, b = max(h0), min(h1)
     if a == b:
         a = min(h0)
     await service.submit(gid, 100, {"type": "choose", "card": a}, idempotency_key="a")
     r = await service.submit(gid, 101, {"type": "choose", "card": b}, idempotency_key="b")
-    deciders = [s for s, p in r.pending.items() if p.prompt["kind"] == "decide"]
+    deciders = [s for s, p in r.pending.items() if p.prompt.kind == "decide"]
     assert deciders  # distinct cards: the round has a winner who must decide
     sched = Scheduler(service, Collector(), clock=clock)
     clock.advance(HOUR)

@@ -33,11 +33,11 @@ async def play_round(service, game_id: int, key_prefix: str) -> None:
     pend = await service.pending(game_id)
     for seat, p in pend.items():
         if p.waiting and not p.is_ai:
-            await service.submit(game_id, p.user_id, {"type": "choose", "card": min(p.prompt["options"])},
+            await service.submit(game_id, p.user_id, {"type": "choose", "card": min(p.prompt.choices["options"])},
                                  idempotency_key=f"{key_prefix}-{seat}")
     pend = await service.pending(game_id)
     for seat, p in pend.items():
-        if p.prompt["kind"] == "decide" and not p.is_ai:
+        if p.prompt.kind == "decide" and not p.is_ai:
             await service.submit(game_id, p.user_id, {"type": "decide", "take": "points"},
                                  idempotency_key=f"{key_prefix}-d{seat}")
 
@@ -85,7 +85,7 @@ async def test_last_human_leaving_abandons_lobby_and_frees_channel(service):
 async def test_submit_applies_and_splits_events(service, storage):
     gid, start = await started_game(service, humans=2)
     assert start.status == "active" and set(start.pending) == {0, 1}
-    hand0 = start.pending[0].prompt["options"]
+    hand0 = start.pending[0].prompt.choices["options"]
     r = await service.submit(gid, 100, {"type": "choose", "card": hand0[0]}, idempotency_key="a")
     assert r.version == start.version + 1
     assert [e["type"] for e in r.public] == ["has_chosen"]
@@ -101,7 +101,7 @@ async def test_submit_applies_and_splits_events(service, storage):
 
 async def test_idempotent_retry_applies_once(service, storage):
     gid, start = await started_game(service, humans=2)
-    card = start.pending[0].prompt["options"][0]
+    card = start.pending[0].prompt.choices["options"][0]
     first = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="inter-1")
     again = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="inter-1")
     assert again.duplicate and not first.duplicate
@@ -123,7 +123,7 @@ async def test_illegal_action_is_refused_and_nothing_stored(service, storage):
     assert await count_actions(storage, gid) == 0
     assert (await service.game(gid)).version == version
     # the key of a refused action is free to use for the corrected action
-    card = start.pending[0].prompt["options"][0]
+    card = start.pending[0].prompt.choices["options"][0]
     r = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="bad")
     assert not r.duplicate and r.version == version + 1
 
@@ -141,7 +141,7 @@ async def test_wrong_user_and_unknown_game(service):
 async def test_amend_before_reveal(service):
     gid, start = await started_game(service, humans=2)
     p0 = start.pending[0]
-    lo, hi = min(p0.prompt["options"]), max(p0.prompt["options"])
+    lo, hi = min(p0.prompt.choices["options"]), max(p0.prompt.choices["options"])
     await service.submit(gid, 100, {"type": "choose", "card": lo}, idempotency_key="c1", prompt_key=p0.prompt_key)
     # the prompt key is still valid for an amendment
     r = await service.submit(gid, 100, {"type": "choose", "card": hi}, idempotency_key="c2",
@@ -149,7 +149,7 @@ async def test_amend_before_reveal(service):
     assert r.private[0][0]["amended"] is True
     assert (await service.view(gid, 100))["choice"] == hi
     p1 = r.pending[1]
-    r = await service.submit(gid, 101, {"type": "choose", "card": min(p1.prompt["options"])},
+    r = await service.submit(gid, 101, {"type": "choose", "card": min(p1.prompt.choices["options"])},
                              idempotency_key="c3")
     reveal = next(e for e in r.public if e["type"] == "reveal")
     assert reveal["choices"][0] == hi
@@ -161,8 +161,8 @@ async def test_amend_before_reveal(service):
 
 async def test_stale_version_and_prompt(service):
     gid, start = await started_game(service, humans=2)
-    card = start.pending[1].prompt["options"][0]
-    await service.submit(gid, 100, {"type": "choose", "card": start.pending[0].prompt["options"][0]},
+    card = start.pending[1].prompt.choices["options"][0]
+    await service.submit(gid, 100, {"type": "choose", "card": start.pending[0].prompt.choices["options"][0]},
                          idempotency_key="v1")
     with pytest.raises(StaleVersion):
         await service.submit(gid, 101, {"type": "choose", "card": card}, idempotency_key="v2",
@@ -220,7 +220,7 @@ async def test_undo_last_step(service, storage):
         await service.undo(gid, 101)
     # seat 0 has already chosen in round 2; undo removes that and the last step of round 1
     p = await service.pending(gid)
-    await service.submit(gid, 100, {"type": "choose", "card": p[0].prompt["options"][0]}, idempotency_key="x")
+    await service.submit(gid, 100, {"type": "choose", "card": p[0].prompt.choices["options"][0]}, idempotency_key="x")
     r = await service.undo(gid, 101, admin=True)
     assert r.public[0]["type"] == "undo"
     after = await service.view(gid, None)
@@ -241,7 +241,7 @@ async def test_undo_last_step(service, storage):
 
 async def test_undo_step_boundary_is_the_reveal(service):
     gid, start = await started_game(service, humans=2, rounds=3)
-    hands = {s: p.prompt["options"] for s, p in start.pending.items()}
+    hands = {s: p.prompt.choices["options"] for s, p in start.pending.items()}
     # equal cards: no unique winner -> the round resolves straight into round 2
     common = sorted(set(hands[0]) & set(hands[1]))
     if not common:
@@ -295,9 +295,9 @@ async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
     for bad in (b"not zlib at all", None):
         async with storage.transaction() as tx:
             if bad is None:  # decodable but wrong: checksum catches it
-                await tx.conn.execute("UPDATE snapshots SET checksum='0000' WHERE game_id=?", (gid,))
+                await tx.execute("UPDATE snapshots SET checksum='0000' WHERE game_id=?", (gid,))
             else:
-                await tx.conn.execute("UPDATE snapshots SET state=? WHERE game_id=?", (bad, gid))
+                await tx.execute("UPDATE snapshots SET state=? WHERE game_id=?", (bad, gid))
         verdicts = [r.verdict for r in await check_database(storage)]
         assert verdicts == ["CORRUPT"]
         assert await service.view(gid, None) == good  # detected and rebuilt from the log
@@ -308,8 +308,8 @@ async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
 async def test_snapshot_ahead_of_log_is_rejected_and_submit_repairs(service, storage):
     gid, start = await started_game(service, humans=2)
     async with storage.transaction() as tx:
-        await tx.conn.execute("UPDATE snapshots SET seq=seq+5 WHERE game_id=?", (gid,))
-    card = start.pending[0].prompt["options"][0]
+        await tx.execute("UPDATE snapshots SET seq=seq+5 WHERE game_id=?", (gid,))
+    card = start.pending[0].prompt.choices["options"][0]
     await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="s")
     assert [r.verdict for r in await check_database(storage)] == ["OK"]
 
@@ -386,10 +386,10 @@ def test_reminder_offsets():
 async def test_retry_after_game_finished_is_still_a_duplicate(service, storage):
     gid, start = await started_game(service, humans=1, ais=1, rounds=1)
     p = start.pending[0]
-    r = await service.submit(gid, 100, {"type": "choose", "card": p.prompt["options"][0]}, idempotency_key="only")
+    r = await service.submit(gid, 100, {"type": "choose", "card": p.prompt.choices["options"][0]}, idempotency_key="only")
     while r.status == "active":  # a decision for the human if it won the round
         r = await service.submit(gid, 100, {"type": "decide", "take": "points"}, idempotency_key="dec")
-    again = await service.submit(gid, 100, {"type": "choose", "card": p.prompt["options"][0]},
+    again = await service.submit(gid, 100, {"type": "choose", "card": p.prompt.choices["options"][0]},
                                  idempotency_key="only")
     assert again.duplicate and again.status == "finished" and again.version == r.version
     async with storage.reading() as tx:

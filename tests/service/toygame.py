@@ -3,7 +3,9 @@
 Each seat holds a private hand of numbers.  Every round all seats secretly choose one number (they may change
 it until the last seat has chosen).  On the reveal the highest unique number wins; the winner then decides
 ("points": score the number, or "draw": take a new card).  After `rounds` rounds the game is over.
-Same API shape as engine.viceroy, including IllegalAction: validate first, then mutate.
+`GAME` is its engine.api.Game (validate first, then mutate; prompts say what may be chosen): the service
+tests, the conformance suite and tests/bot/test_second_game.py (played through the real bot) all use it.
+`pending` is the raw form the contract suite uses as an example of prompts that are not Prompts.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games import GameKind, register
+from bot.games import register
 from engine import api
 
 
@@ -167,18 +169,7 @@ def choose_action(state: dict, seat: int, rng: random.Random) -> dict:
 
 
 def _options(options: dict, seats: int) -> dict:
-    rounds = int(options.get("rounds", 3))
-    if not 1 <= rounds <= 50:
-        raise ValueError("rounds must be between 1 and 50")
-    return {"rounds": rounds}
-
-
-KIND = register(GameKind(
-    name="toy", new_game=new_game, apply=apply_action, pending=pending, view=view,
-    default_action=default_action, is_over=is_over, final_scores=final_scores, replay=replay,
-    illegal=IllegalAction, choose_action=choose_action, normalize_options=_options,
-    min_seats=1, max_seats=6, display_name="Toy",
-))
+    return {"rounds": int(options.get("rounds", 3))}  # the OptionSpec has checked the range
 
 
 def prompts(state: dict) -> dict[int, api.Prompt]:
@@ -187,6 +178,8 @@ def prompts(state: dict) -> dict[int, api.Prompt]:
     for seat, p in pending(state).items():
         key = f"{p['kind']}:{p['round']}"
         choices = {"options": list(p["options"])}
+        if p["kind"] == "decide":
+            choices["value"] = state["decision"]["value"]
         out[seat] = api.Prompt(kind=p["kind"], key=key, waiting=not p.get("chosen", False), choices=choices)
     return out
 
@@ -224,4 +217,5 @@ TYPE = api.GameType(name="toy", display_name="Toy", min_seats=1, max_seats=6, dy
 
 GAME = api.Game(type=TYPE, new_game=new_game, pending=prompts, apply=apply_action, view=view,
                 default_action=default_action, outcome=outcome, choose_action=choose_action,
-                legal_actions=legal_actions, determinize=determinize)
+                legal_actions=legal_actions, determinize=determinize, normalize_options=_options)
+KIND = register(GAME)

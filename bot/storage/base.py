@@ -1,0 +1,548 @@
+"""The storage interface: every query the service makes, written once for both drivers.
+
+A driver (bot.storage.sqlite, bot.storage.postgres) supplies a few primitives: run a read now, queue or run a
+write, insert and return the new id.  Queries that need several statements are *plans*: generators that yield
+requests ``(op, sql, args)`` and receive each result, so the SQLite driver can run a whole plan (and every
+write queued before it) in one call on its database thread, and the PostgreSQL driver simply awaits each step.
+SQL is written with ``?`` placeholders; the PostgreSQL driver rewrites them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import Generator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.games import compact_json
+from bot.storage.schema import (
+    _GAME_COLS,
+    ActionRow,
+    CorruptSnapshot,
+    GameRow,
+    PromptMessageRow,
+    SeatRow,
+    TimerRow,
+    _game,
+    decode_state,
+    encode_state,
+)
+
+Request = tuple[str, str, Sequence[Any]]  # ("one" | "all" | "write" | "many" | "insert", sql, args)
+Plan = Generator[Request, Any, Any]
+
+# The key of the public log inside an engine state (a list of the public events, appended to by the engine).
+LOG_KEY = "log"
+
+_TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key"
+
+
+def _timer(r: Sequence[Any]) -> TimerRow:
+    return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
+
+
+def _single(op: str, sql: str, args: Sequence[Any] = ()) -> Plan:
+    return (yield (op, sql, args))
+
+
+def _json_list(texts: Iterable[str]) -> list:
+    # One parse of the joined rows is several times faster than one json.loads per row.
+    return json.loads("[" + ",".join(texts) + "]")
+
+
+@dataclass
+class GameBundle:
+    """Everything a submission reads about one game, fetched in one go (Tx.load_game)."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    last_seq: int
+    snapshot: tuple[int, int, dict] | None  # (version, seq, state with its log), None when there is none
+    error: CorruptSnapshot | None = None  # the snapshot exists but cannot be trusted
+
+
+@dataclass
+class _PendingLog:
+    """New entries of a saved state's log, waiting to be matched with the public events of the commit."""
+
+    base: int  # log position of entries[0]
+    entries: list
+    state: dict
+    version: int
+    seq: int
+    now: float
+
+
+class Tx:
+    """The queries, valid inside Storage.transaction() / Storage.reading() only."""
+
+    # Row lock on the game in write transactions (PostgreSQL); SQLite's BEGIN IMMEDIATE already serialises.
+    _lock_clause = ""
+
+    def __init__(self, write: bool) -> None:
+        self.write = write
+        self._log_len: dict[int, int] = {}  # game -> entries of state["log"] with a log_pos row
+        self._log_pending: dict[int, _PendingLog] = {}
+        # Unfired timers read with the game (load_game), so the timer sync of the same transaction needs no
+        # round trip; dropped at the first timer write.  Lives as long as the transaction, no longer.
+        self._timers: dict[int, list[TimerRow]] = {}
+
+    # ------------------------------------------------------------ driver primitives
+    async def _run(self, plan: Plan) -> Any:
+        raise NotImplementedError
+
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """A write whose result nobody needs: a driver may queue it until the next read or the commit."""
+        await self._run(_single("write", sql, args))
+
+    async def _write_many(self, sql: str, rows: list[Sequence[Any]]) -> None:
+        if rows:
+            await self._run(_single("many", sql, rows))
+
+    async def _insert(self, sql: str, args: Sequence[Any]) -> int:
+        return int(await self._run(_single("insert", sql, args)))
+
+    async def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        return await self._run(_single("one", sql, args))
+
+    async def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return list(await self._run(_single("all", sql, args)))
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one statement now (``?`` placeholders) and return the number of rows it changed."""
+        self._timers.clear()
+        return int(await self._run(_single("write", sql, args)))
+
+    async def _before_commit(self) -> None:
+        """Called by the driver just before COMMIT: a saved state whose new log entries were not all
+        published as events keeps its log inside the snapshot instead (always correct, only bigger)."""
+        for game_id, p in self._log_pending.items():
+            if p.entries:
+                blob, checksum = encode_state(p.state)
+                await self._queue_snapshot(game_id, p.version, p.seq, blob, checksum, p.now)
+        self._log_pending.clear()
+
+    # ------------------------------------------------------------ games
+    async def insert_game(self, *, guild_id: int | None, channel_id: int, kind: str, options: dict,
+                          host_user_id: int | None, time_limit: int | None, now: float) -> int:
+        return await self._insert(
+            "INSERT INTO games (guild_id, channel_id, kind, options, status, host_user_id, version, time_limit,"
+            " created_at, updated_at) VALUES (?,?,?,?,'lobby',?,0,?,?,?)",
+            (guild_id, channel_id, kind, compact_json(options), host_user_id, time_limit, now, now),
+        )
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id=?{self._lock_clause}", (game_id,))
+        return _game(row) if row else None
+
+    async def lock_game(self, game_id: int) -> None:
+        """Serialise writers of one game (a row lock on PostgreSQL; SQLite has one writer anyway)."""
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLS} FROM games WHERE channel_id=? AND status IN ('lobby','active')", (channel_id,))
+        return _game(row) if row else None
+
+    async def games(self, *, status: Iterable[str] | None = None, guild_id: int | None = None) -> list[GameRow]:
+        sql = f"SELECT {_GAME_COLS} FROM games WHERE 1=1"
+        args: list[Any] = []
+        if status is not None:
+            st = list(status)
+            sql += f" AND status IN ({','.join('?' * len(st))})"
+            args += st
+        if guild_id is not None:
+            sql += " AND guild_id=?"
+            args.append(guild_id)
+        return [_game(r) for r in await self._all(sql + " ORDER BY id", args)]
+
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        if "options" in fields:
+            fields["options"] = compact_json(fields["options"])
+        fields["updated_at"] = now
+        cols = ", ".join(f"{k}=?" for k in fields)
+        await self._write(f"UPDATE games SET {cols} WHERE id=?", (*fields.values(), game_id))
+
+    def _load_plan(self, game_id: int) -> Plan:
+        row = yield ("one", f"SELECT {_GAME_COLS} FROM games WHERE id=?{self._lock_clause}", (game_id,))
+        if row is None:
+            return None
+        game = _game(row)
+        seats = [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in (yield (
+            "all", "SELECT game_id, seat, user_id, display_name, is_ai, dm_status FROM seats WHERE game_id=?"
+            " ORDER BY seat", (game_id,)))]
+        last_seq = int((yield ("one", "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=?", (game_id,)))[0])
+        bundle = GameBundle(game, seats, last_seq, None)
+        if game.status == "lobby":
+            return bundle
+        self._timers[game_id] = [_timer(r) for r in (yield (
+            "all", f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0 ORDER BY due_at, id", (game_id,)))]
+        try:
+            bundle.snapshot = yield from self._snapshot_plan(game_id)
+        except CorruptSnapshot as exc:
+            bundle.error = exc
+        return bundle
+
+    async def load_game(self, game_id: int) -> GameBundle | None:
+        """The game, its seats, its last action and its snapshot (checked, with its log), in one go."""
+        return await self._run(self._load_plan(game_id))
+
+    # ------------------------------------------------------------ seats
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, user_id, display_name, is_ai, dm_status FROM seats WHERE game_id=? ORDER BY seat",
+            (game_id,))
+        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+
+    async def replace_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        await self._write("DELETE FROM seats WHERE game_id=?", (game_id,))
+        await self._write_many(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, dm_status) VALUES (?,?,?,?,?,?)",
+            [(game_id, s.seat, s.user_id, s.display_name, int(s.is_ai), s.dm_status) for s in seats])
+
+    async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        if "is_ai" in fields:
+            fields["is_ai"] = int(fields["is_ai"])
+        cols = ", ".join(f"{k}=?" for k in fields)
+        await self._write(f"UPDATE seats SET {cols} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
+
+    async def set_dm_status(self, user_id: int, status: str) -> None:
+        await self._write(
+            "UPDATE seats SET dm_status=? WHERE user_id=? AND game_id IN"
+            " (SELECT id FROM games WHERE status IN ('lobby','active'))", (status, user_id))
+
+    async def games_of_user(self, user_id: int, status: Iterable[str]) -> list[GameRow]:
+        st = list(status)
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))} FROM games g"
+            f" JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({','.join('?' * len(st))})"
+            " ORDER BY g.id", (user_id, *st))
+        return [_game(r) for r in rows]
+
+    # ------------------------------------------------------------ actions
+    async def action_by_key(self, key: str) -> ActionRow | None:
+        row = await self._one(
+            "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+            " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
+            " WHERE a.idempotency_key=?", (key,))
+        return ActionRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
+                         None if row[7] is None else bytes(row[7])) if row else None
+
+    async def last_seq(self, game_id: int) -> int:
+        row = await self._one("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=?", (game_id,))
+        return int(row[0])
+
+    async def append_action(self, game_id: int, seq: int, seat: int | None, action: dict, *, kind: str,
+                            key: str | None, now: float) -> None:
+        await self._write(
+            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
+            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, compact_json(action), key, kind, now))
+
+    async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
+        await self._write(
+            "INSERT INTO action_results (game_id, seq, result) VALUES (?,?,?)"
+            " ON CONFLICT(game_id, seq) DO UPDATE SET result=excluded.result", (game_id, seq, result))
+
+    async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
+        rows = await self._all(
+            "SELECT game_id, seq, seat, action, idempotency_key, kind, created_at FROM actions"
+            " WHERE game_id=? AND seq>? ORDER BY seq", (game_id, after_seq))
+        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
+
+    # ------------------------------------------------------------ snapshots
+    def _queue_snapshot(self, game_id: int, version: int, seq: int, blob: bytes, checksum: str, now: float):
+        return self._write(
+            "INSERT INTO snapshots (game_id, version, seq, state, checksum, created_at) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT(game_id) DO UPDATE SET version=excluded.version, seq=excluded.seq,"
+            " state=excluded.state, checksum=excluded.checksum, created_at=excluded.created_at",
+            (game_id, version, seq, blob, checksum, now))
+
+    async def save_snapshot(self, game_id: int, version: int, seq: int, state: dict, now: float) -> None:
+        """Store the state.  Its public log is not encoded again: the blob holds the log's length, and the
+        entries are the game_events rows with a log_pos (matched in append_events, in the same commit)."""
+        log = state.get(LOG_KEY)
+        self._log_pending.pop(game_id, None)
+        if not isinstance(log, list):
+            blob, checksum = encode_state(state)
+            await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
+            return
+        known = self._log_len.get(game_id)
+        if known is None:
+            known = (await self._run(self._log_plan(game_id, entries=False)))[0]
+        n = len(log)
+        if n < known:  # an undo replayed a shorter game: later entries are no longer in the state
+            await self._write("UPDATE game_events SET log_pos=NULL WHERE game_id=? AND log_pos>=?", (game_id, n))
+            known = n
+        self._log_len[game_id] = known
+        if n > known:
+            self._log_pending[game_id] = _PendingLog(known, log[known:], state, version, seq, now)
+        blob, checksum = encode_state({**state, LOG_KEY: n})
+        await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
+
+    async def snapshot_raw(self, game_id: int) -> tuple[int, int, bytes, str] | None:
+        row = await self._one("SELECT version, seq, state, checksum FROM snapshots WHERE game_id=?", (game_id,))
+        return (row[0], row[1], bytes(row[2]), row[3]) if row else None
+
+    def _snapshot_plan(self, game_id: int) -> Plan:
+        row = yield ("one", "SELECT version, seq, state, checksum FROM snapshots WHERE game_id=?", (game_id,))
+        if row is None:
+            return None
+        state = decode_state(bytes(row[2]), row[3])
+        marker = state.get(LOG_KEY)
+        count, entries = yield from self._log_plan(game_id, entries=isinstance(marker, int))
+        self._log_len[game_id] = count
+        if isinstance(marker, int) and not isinstance(marker, bool):
+            if count != marker:
+                raise CorruptSnapshot(f"the public log has {count} stored entries, the snapshot expects {marker}")
+            state[LOG_KEY] = entries
+        return row[0], row[1], state
+
+    async def snapshot(self, game_id: int) -> tuple[int, int, dict] | None:
+        """(version, seq, state) of the stored snapshot, log included; raises CorruptSnapshot."""
+        return await self._run(self._snapshot_plan(game_id))
+
+    def _log_plan(self, game_id: int, *, entries: bool) -> Plan:
+        """(number of log entries stored with a position, the entries in order or None)."""
+        if entries:
+            rows = yield ("all", "SELECT log_pos, event FROM game_events WHERE game_id=? AND log_pos IS NOT NULL"
+                          " ORDER BY log_pos", (game_id,))
+            if rows:
+                if any(r[0] != i for i, r in enumerate(rows)):
+                    raise CorruptSnapshot("the public log has gaps")
+                return len(rows), _json_list(r[1] for r in rows)
+        else:
+            row = yield ("one", "SELECT MAX(log_pos) FROM game_events WHERE game_id=? AND log_pos IS NOT NULL",
+                         (game_id,))
+            if row[0] is not None:
+                return int(row[0]) + 1, None
+        packed = yield from self._packed_plan(game_id)
+        if packed is None:
+            return 0, [] if entries else None
+        positioned = [e for e in packed if len(e) > 3]
+        if any(e[3] != i for i, e in enumerate(positioned)):
+            raise CorruptSnapshot("the packed public log has gaps")
+        return len(positioned), [e[2] for e in positioned] if entries else None
+
+    # ------------------------------------------------------------ timers
+    async def timers(self, game_id: int, *, unfired_only: bool = True) -> list[TimerRow]:
+        if unfired_only and game_id in self._timers:
+            return list(self._timers[game_id])
+        sql = f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=?"
+        if unfired_only:
+            sql += " AND fired=0"
+        return [_timer(r) for r in await self._all(sql + " ORDER BY due_at, id", (game_id,))]
+
+    async def add_timer(self, game_id: int, seat: int, kind: str, due_at: float, prompt_key: str,
+                        now: float) -> None:
+        self._timers.pop(game_id, None)
+        await self._write(
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
+            (game_id, seat, kind, due_at, prompt_key, now))
+
+    async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
+        self._timers.pop(game_id, None)
+        if seat is None:
+            await self._write("DELETE FROM timers WHERE game_id=? AND fired=0", (game_id,))
+        else:
+            await self._write("DELETE FROM timers WHERE game_id=? AND seat=? AND fired=0", (game_id, seat))
+
+    async def mark_fired(self, timer_id: int) -> None:
+        self._timers.clear()
+        await self._write("UPDATE timers SET fired=1 WHERE id=?", (timer_id,))
+
+    async def timer(self, timer_id: int) -> TimerRow | None:
+        r = await self._one(f"SELECT {_TIMER_COLS} FROM timers WHERE id=?", (timer_id,))
+        return _timer(r) if r else None
+
+    async def claim_timer(self, timer_id: int, now: float) -> TimerRow | None:
+        """Take a due, unfired timer for this transaction, or None when it is gone, not due, already fired
+        or being fired by another transaction.  The caller marks it fired in the same transaction."""
+        r = await self._one(f"SELECT {_TIMER_COLS} FROM timers WHERE id=? AND fired=0 AND due_at<=?",
+                            (timer_id, now))
+        return _timer(r) if r else None
+
+    async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
+        rows = await self._all(
+            f"SELECT {_TIMER_COLS} FROM timers WHERE fired=0 AND due_at<=? ORDER BY due_at, id LIMIT ?",
+            (now, limit))
+        return [_timer(r) for r in rows]
+
+    async def next_due(self) -> float | None:
+        row = await self._one("SELECT MIN(due_at) FROM timers WHERE fired=0")
+        return row[0] if row and row[0] is not None else None
+
+    async def skip_reminders_before(self, when: float) -> int:
+        return await self.execute("UPDATE timers SET fired=1 WHERE fired=0 AND kind='reminder' AND due_at<?",
+                                  (when,))
+
+    # ------------------------------------------------------------ public log
+    async def append_events(self, game_id: int, version: int, events: list[dict], now: float) -> None:
+        if not events:
+            return
+        pending = self._log_pending.get(game_id)
+        rows = []
+        for e in events:
+            pos = None
+            if pending is not None and pending.entries and (e is pending.entries[0] or e == pending.entries[0]):
+                pos = pending.base
+                pending.base += 1
+                pending.entries = pending.entries[1:]
+                self._log_len[game_id] = pending.base
+            rows.append((game_id, version, compact_json(e), now, pos, game_id))
+        # seq = next number of the game, computed by the database (no read needed before the write)
+        await self._write_many(
+            "INSERT INTO game_events (game_id, seq, version, event, created_at, log_pos)"
+            " SELECT CAST(? AS BIGINT), COALESCE(MAX(seq), 0) + 1, CAST(? AS BIGINT), CAST(? AS TEXT),"
+            " CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT) FROM game_events WHERE game_id=?", rows)
+
+    def _packed_plan(self, game_id: int) -> Plan:
+        """The packed public log of a finished game ([seq, version, event(, log_pos)] entries), or None."""
+        row = yield ("one", "SELECT packed_data, event FROM game_events WHERE game_id=? AND packed=1", (game_id,))
+        if row is None:
+            return None
+        # Games packed before packed_data existed kept the compressed list in the event column.
+        blob = row[0] if row[0] is not None else row[1]
+        try:
+            return json.loads(zlib.decompress(bytes(blob)))
+        except (zlib.error, ValueError, TypeError) as exc:
+            raise CorruptSnapshot(f"the packed public log does not decode: {exc}") from exc
+
+    def _events_plan(self, game_id: int, after_seq: int, limit: int | None) -> Plan:
+        packed = yield from self._packed_plan(game_id)
+        if packed is not None:
+            entries = [(e[0], e[1], e[2]) for e in packed if e[0] > after_seq]
+            return entries[-limit:] if limit is not None else entries
+        if limit is None:
+            rows = yield ("all", "SELECT seq, version, event FROM game_events WHERE game_id=? AND seq>? ORDER BY seq",
+                          (game_id, after_seq))
+        else:  # the last `limit` entries, oldest first
+            rows = yield ("all", "SELECT seq, version, event FROM (SELECT seq, version, event FROM game_events"
+                          " WHERE game_id=? AND seq>? ORDER BY seq DESC LIMIT ?) AS last ORDER BY seq",
+                          (game_id, after_seq, limit))
+        events = _json_list(r[2] for r in rows)
+        return [(r[0], r[1], e) for r, e in zip(rows, events, strict=True)]
+
+    async def events(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[tuple[int, int, dict]]:
+        return await self._run(self._events_plan(game_id, after_seq, limit))
+
+    def _pack_plan(self, game_id: int) -> Plan:
+        rows = yield ("all", "SELECT seq, version, event, log_pos FROM game_events WHERE game_id=? AND packed=0"
+                      " ORDER BY seq", (game_id,))
+        if rows:
+            events = _json_list(r[2] for r in rows)
+            entries = [[r[0], r[1], e] if r[3] is None else [r[0], r[1], e, r[3]] for r, e in zip(rows, events, strict=True)]
+            blob = zlib.compress(compact_json(entries).encode(), 9)
+            yield ("write", "DELETE FROM game_events WHERE game_id=?", (game_id,))
+            yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed, packed_data)"
+                   " VALUES (?,?,?,'',?,1,?)", (game_id, rows[-1][0], rows[-1][1], time.time(), blob))
+        yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
+        yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
+        yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
+
+    async def pack_game(self, game_id: int) -> None:
+        """Shrink a finished game: one compressed public-log row, no stored submission results (they
+        only serve retries of a live interaction), no drafts and no timers."""
+        self._timers.pop(game_id, None)
+        await self._run(self._pack_plan(game_id))
+
+    # ------------------------------------------------------------ drafts
+    async def get_draft(self, game_id: int, seat: int) -> tuple[str, dict] | None:
+        row = await self._one("SELECT prompt_key, data FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
+        return (row[0], json.loads(row[1])) if row else None
+
+    async def put_draft(self, game_id: int, seat: int, prompt_key: str, data: dict | None, *,
+                        now: float | None = None) -> None:
+        """Store the seat's draft for `prompt_key` (replacing any earlier one); None deletes it."""
+        if data is None:
+            await self._write("DELETE FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
+            return
+        await self._write(
+            "INSERT INTO drafts (game_id, seat, prompt_key, data, updated_at) VALUES (?,?,?,?,?)"
+            " ON CONFLICT(game_id, seat) DO UPDATE SET prompt_key=excluded.prompt_key, data=excluded.data,"
+            " updated_at=excluded.updated_at", (game_id, seat, prompt_key, compact_json(data),
+                                                time.time() if now is None else now))
+
+    # ------------------------------------------------------------ preferences
+    async def get_pref(self, user_id: int, key: str) -> str | None:
+        row = await self._one("SELECT value FROM user_prefs WHERE user_id=? AND key=?", (user_id, key))
+        return row[0] if row else None
+
+    async def set_pref(self, user_id: int, key: str, value: str | None) -> None:
+        if value is None:
+            await self._write("DELETE FROM user_prefs WHERE user_id=? AND key=?", (user_id, key))
+        else:
+            await self._write(
+                "INSERT INTO user_prefs (user_id, key, value) VALUES (?,?,?)"
+                " ON CONFLICT(user_id, key) DO UPDATE SET value=excluded.value", (user_id, key, value))
+
+    async def prefs(self, user_id: int) -> dict[str, str]:
+        return {r[0]: r[1] for r in await self._all("SELECT key, value FROM user_prefs WHERE user_id=?", (user_id,))}
+
+    # ------------------------------------------------------------ prompt messages
+    async def add_prompt_message(self, game_id: int, seat: int | None, message_id: int, channel_id: int,
+                                 purpose: str, prompt_key: str | None, version: int | None, now: float) -> int:
+        return await self._insert(
+            "INSERT INTO prompt_messages (game_id, seat, message_id, channel_id, purpose, prompt_key, version,"
+            " active, created_at) VALUES (?,?,?,?,?,?,?,1,?)",
+            (game_id, seat, message_id, channel_id, purpose, prompt_key, version, now))
+
+    async def prompt_messages(self, game_id: int, *, seat: int | None = None, active_only: bool = True,
+                              any_seat: bool = True) -> list[PromptMessageRow]:
+        sql = ("SELECT id, game_id, seat, message_id, channel_id, purpose, prompt_key, version, active"
+               " FROM prompt_messages WHERE game_id=?")
+        args: list[Any] = [game_id]
+        if active_only:
+            sql += " AND active=1"
+        if not any_seat:
+            sql += " AND seat IS ?"
+            args.append(seat)
+        rows = await self._all(sql + " ORDER BY id", args)
+        return [PromptMessageRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8])) for r in rows]
+
+    async def deactivate_prompt_messages(self, ids: Iterable[int]) -> None:
+        await self._write_many("UPDATE prompt_messages SET active=0 WHERE id=?", [(i,) for i in ids])
+
+
+class Storage:
+    """A database holding every game.  ``await Storage.open(target)`` picks the driver: a PostgreSQL URL
+    (``postgresql://...``) or a SQLite file path (the default, ``var/viceroy.db``)."""
+
+    driver = ""
+    target = ""
+
+    @classmethod
+    async def open(cls, target: str | Path | None = None, **options: Any) -> Storage:
+        from bot.storage.schema import DEFAULT_DB_PATH
+
+        target = DEFAULT_DB_PATH if target is None else target
+        if is_postgres_url(str(target)):
+            from bot.storage.postgres import PostgresStorage
+
+            return await PostgresStorage.connect(str(target), **options)
+        from bot.storage.sqlite import SqliteStorage
+
+        return await SqliteStorage.connect(target, **options)
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One atomic write: committed when the block ends, rolled back on any exception."""
+        raise NotImplementedError
+
+    def reading(self) -> AbstractAsyncContextManager[Tx]:
+        """Reads that never see another transaction's uncommitted writes."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        async with self.reading() as tx:
+            row = await tx._one("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            return int(row[0])
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+

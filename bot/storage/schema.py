@@ -1,0 +1,248 @@
+"""Schema, row types and the snapshot codec shared by every storage driver.
+
+Migrations are written once, in SQLite's dialect; the PostgreSQL driver translates the few type names
+(see bot.storage.postgres.translate_ddl).  Index + 1 is the schema version on both drivers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.games import compact_json
+
+DEFAULT_DB_PATH = Path("var/viceroy.db")
+
+# Ordered migrations; index + 1 is the schema version.  Never edit a shipped migration, append a new one.
+MIGRATIONS: list[list[str]] = [
+    [
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            seed INTEGER,
+            status TEXT NOT NULL CHECK (status IN ('lobby','active','finished','abandoned')),
+            host_user_id INTEGER,
+            version INTEGER NOT NULL DEFAULT 0,
+            time_limit INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        # One lobby-or-active game per channel, enforced by the database as well as the service.
+        """CREATE UNIQUE INDEX games_one_open_per_channel ON games(channel_id)
+            WHERE status IN ('lobby','active')""",
+        "CREATE INDEX games_status ON games(status)",
+        """CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            display_name TEXT NOT NULL,
+            is_ai INTEGER NOT NULL DEFAULT 0,
+            dm_status TEXT NOT NULL DEFAULT 'unknown' CHECK (dm_status IN ('unknown','open','closed')),
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX seats_user ON seats(user_id)",
+        """CREATE TABLE actions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER,
+            action TEXT NOT NULL,
+            idempotency_key TEXT UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('action','undo','timeout','admin')),
+            created_at REAL NOT NULL,
+            UNIQUE (game_id, seq)
+        )""",
+        # What a submission returned, for idempotent retries.  A separate table so that dropping the results
+        # of a finished game frees whole pages (NULLing a column in `actions` would fragment it).
+        """CREATE TABLE action_results (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            result BLOB NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE TABLE snapshots (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            version INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            state BLOB NOT NULL,
+            checksum TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        """CREATE TABLE timers (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('deadline','reminder')),
+            due_at REAL NOT NULL,
+            fired INTEGER NOT NULL DEFAULT 0,
+            prompt_key TEXT NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX timers_due ON timers(fired, due_at)",
+        "CREATE INDEX timers_game ON timers(game_id, seat, fired)",
+        """CREATE TABLE game_events (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )""",
+        """CREATE TABLE user_prefs (
+            user_id INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (user_id, key)
+        )""",
+        """CREATE TABLE prompt_messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER,
+            message_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            purpose TEXT NOT NULL,
+            prompt_key TEXT,
+            version INTEGER,
+            active INTEGER NOT NULL DEFAULT 1,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX prompt_messages_game ON prompt_messages(game_id, active)",
+    ],
+    [
+        # A finished game's public log is packed into one compressed row (event = zlib JSON list of
+        # [seq, version, event]); see Tx.pack_game.
+        "ALTER TABLE game_events ADD COLUMN packed INTEGER NOT NULL DEFAULT 0",
+    ],
+    [
+        # A seat's half-built answer to its current prompt (a multi-step form), kept across restarts.
+        # prompt_key says which prompt it belongs to, so a draft for an earlier prompt is recognisably stale.
+        """CREATE TABLE drafts (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            prompt_key TEXT NOT NULL,
+            data TEXT NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+    ],
+    [
+        # Tx.timers asks for one game's unfired timers in due order; with only (fired, due_at) and
+        # (game_id, seat, fired) SQLite walked every unfired timer of every game in due order.
+        "DROP INDEX timers_game",
+        "CREATE INDEX timers_game ON timers(game_id, fired, due_at)",
+        # The state's public log ("log") is kept once, in game_events: log_pos is the entry's position in
+        # state["log"]; the stored snapshot holds the log's length instead of the entries (Tx.save_snapshot).
+        "ALTER TABLE game_events ADD COLUMN log_pos INTEGER",
+        "CREATE INDEX game_events_log ON game_events(game_id, log_pos) WHERE log_pos IS NOT NULL",
+        # A packed log (Tx.pack_game) is binary: its own column, so `event` stays text on every driver.
+        "ALTER TABLE game_events ADD COLUMN packed_data BLOB",
+    ],
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class CorruptSnapshot(Exception):
+    """A stored snapshot cannot be trusted (undecodable, checksum or version mismatch)."""
+
+
+def encode_state(state: dict) -> tuple[bytes, str]:
+    raw = compact_json(state).encode()
+    return zlib.compress(raw, 6), hashlib.sha256(raw).hexdigest()[:32]
+
+
+def decode_state(blob: bytes, checksum: str) -> dict:
+    """The stored state as written; a log kept in game_events is still its length here (see Tx.snapshot)."""
+    try:
+        raw = zlib.decompress(blob)
+    except (zlib.error, TypeError) as exc:
+        raise CorruptSnapshot(f"snapshot does not decompress: {exc}") from exc
+    if hashlib.sha256(raw).hexdigest()[:32] != checksum:
+        raise CorruptSnapshot("snapshot checksum mismatch")
+    try:
+        state = json.loads(raw)
+    except ValueError as exc:
+        raise CorruptSnapshot(f"snapshot is not JSON: {exc}") from exc
+    if not isinstance(state, dict):
+        raise CorruptSnapshot("snapshot is not an object")
+    return state
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    kind: str
+    options: dict
+    seed: int | None
+    status: str
+    host_user_id: int | None
+    version: int
+    time_limit: int | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass
+class SeatRow:
+    game_id: int
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_ai: bool
+    dm_status: str
+
+
+@dataclass
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: int | None
+    action: dict
+    idempotency_key: str | None
+    kind: str
+    created_at: float
+    result: bytes | None = None
+
+
+@dataclass
+class TimerRow:
+    id: int
+    game_id: int
+    seat: int
+    kind: str
+    due_at: float
+    fired: bool
+    prompt_key: str
+
+
+@dataclass
+class PromptMessageRow:
+    id: int
+    game_id: int
+    seat: int | None
+    message_id: int
+    channel_id: int
+    purpose: str
+    prompt_key: str | None
+    version: int | None
+    active: bool
+
+
+_GAME_COLS = "id, guild_id, channel_id, kind, options, seed, status, host_user_id, version, time_limit, created_at, updated_at"
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    return GameRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8], row[9],
+                   row[10], row[11])
+
+

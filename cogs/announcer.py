@@ -1,0 +1,330 @@
+"""The announcer: tells Discord what the service committed. Owned by the bot; the cog and the scheduler call it.
+
+An announcement gets everything from the ActionResult the service built inside its transaction (the
+public view, the seat views, the pending prompts and drafts): it reads no game state, only the records of
+the messages already sent (inside the game's lock, so they include what earlier announcements sent). It posts the public event lines (with the presenter's picture, if any) and the private ones
+by DM, then carries out the sync plan (bot/ui/sync.py): stale prompts closed, new prompts sent, screens
+and the table message brought up to date. Announcements are serialised per game; every Discord request
+has a time limit and one retry, and a failed message loses nothing (the state is committed; "My screen"
+shows it again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.presenters import presenter_for
+from bot.service import ActionResult, GameService, Reminder
+from bot.ui import sync
+from bot.ui.drafts import load_draft
+from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
+from bot.ui.texts import names_map, split_text, timestamp
+from engine.api import GameType, Outcome
+
+from .discord_ui import message_kwargs, refile
+
+log = logging.getLogger(__name__)
+REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
+CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+
+
+class _TimeoutResponse:
+    """Stands in for an HTTP response in the HTTPException raised when a request hangs."""
+
+    status = 504
+    reason = "Timeout"
+
+
+class Announcer:
+    def __init__(self, client: discord.Client, service: GameService,
+                 game_type: Callable[[str], GameType], presenter: Callable[[str], Presenter] = presenter_for) -> None:
+        self.client = client
+        self.service = service
+        self.game_type = game_type
+        self.presenter = presenter
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
+        self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
+
+    # ---------------------------------------------------------------- tasks
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait for background announcements (used at shutdown, by tests and the demo)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # ---------------------------------------------------------------- requests
+
+    async def patient(self, make: Any, what: str) -> Any:
+        """Run a Discord request with a time limit, once more if it hangs: a stuck request must never hold
+        up a game's announcements (they are serialised per game)."""
+        for attempt in (1, 2):
+            try:
+                return await asyncio.wait_for(make(), timeout=REQUEST_TIMEOUT)
+            except TimeoutError:
+                log.warning("%s timed out (attempt %d)", what, attempt)
+        raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
+
+    async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
+        """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
+        fresh = refile(kwargs.pop("file", None))
+
+        async def send() -> discord.Message:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            return await channel.send(**kwargs, **fresh())
+
+        try:
+            return await self.patient(send, f"DM to {user_id}")
+        except discord.Forbidden:
+            await self.service.set_dm_status(user_id, "closed")
+            return None
+        except discord.HTTPException:
+            log.warning("DM to %s failed", user_id)
+            return None
+
+    async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+        fresh = refile(kwargs.pop("file", None))
+
+        async def send() -> discord.Message:
+            return await self.client.get_partial_messageable(channel_id).send(**kwargs, **fresh())
+
+        try:
+            return await self.patient(send, f"message in channel {channel_id}")
+        except discord.NotFound:
+            log.warning("channel %s is gone", channel_id)
+        except discord.HTTPException:
+            log.warning("could not post in channel %s", channel_id)
+        return None
+
+    async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
+        if not message_id:
+            return False
+        try:
+            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
+            return True
+        except discord.HTTPException:
+            return False
+
+    # ---------------------------------------------------------------- announcing
+
+    async def announce(self, result: ActionResult | Reminder) -> None:
+        """Tell the channel and the players what happened (after the service committed it)."""
+        async with self.lock(result.game_id):
+            try:
+                if isinstance(result, Reminder):
+                    await self._remind(result)
+                else:
+                    if result.public_view is None and result.status == "active":
+                        # A stored (duplicate) result carries no views: one read of the game as it is now.
+                        fresh = await self.service.table_state(result.game_id)
+                        fresh.public, fresh.private, fresh.timed_out = [], {}, []
+                        result = fresh
+                    await self._announce(result)
+            except Exception:
+                log.exception("announcing for game %s failed", result.game_id)
+
+    async def _remind(self, reminder: Reminder) -> None:
+        if reminder.user_id is None:
+            return
+        name = self.presenter(reminder.kind).display_name
+        text = f"⏰ Reminder: {name} game #{reminder.game_id} is waiting for your move ({timestamp(reminder.deadline)})."
+        if await self.dm(reminder.user_id, content=text) is None:
+            await self.send_channel(reminder.channel_id, content=f"<@{reminder.user_id}> {text} Press **My screen** to play.")
+
+    def event_lines(self, presenter: Presenter, result: ActionResult, names: dict[int, str]) -> list[str]:
+        game_type = self.game_type(result.kind)
+        lines = []
+        for e in result.public:
+            kind = e.get("type")
+            if kind == "game_started":
+                text: str | None = presenter.started_line(game_type)
+            elif kind == "seat_replaced":
+                text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
+            elif kind == "undo":
+                text = f"↩ The host undid the last step ({e['moves']} moves)."
+            elif kind == "abandoned":
+                text = "The game was abandoned."
+            elif kind in ("final_scores", "timeout"):
+                text = None
+            else:
+                text = presenter.event_line(e, names)
+            if text:
+                lines.append(text)
+        for seat in result.timed_out:
+            lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
+        return lines
+
+    async def _announce(self, result: ActionResult) -> None:
+        self.batches += 1
+        presenter = self.presenter(result.kind)
+        names = names_map(result.seats)
+        color = presenter.embed_color
+        chunks = split_text(self.event_lines(presenter, result, names))
+        picture = presenter.results(result.public, result.public_view, names) \
+            if chunks and result.public_view is not None and not result.finished else None
+        for i, chunk in enumerate(chunks):
+            if picture is not None and i == len(chunks) - 1:
+                await self.send_channel(result.channel_id, **await message_kwargs(picture, color, content=chunk))
+            else:
+                await self.send_channel(result.channel_id, content=chunk)
+        if result.finished:
+            await self._post_final(result, presenter, names)
+        for seat, events in result.private.items():
+            user = next((s.user_id for s in result.seats if s.seat == seat and not s.is_ai), None)
+            texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
+            if user and texts:
+                await self.dm(user, content="\n".join(texts)[:1900])
+        if result.finished or result.status != "active":
+            return
+        if self._synced.get(result.game_id, -1) > result.version:
+            return  # a later result was announced first: its views are the newer ones
+        await self.sync_messages(result)
+
+    async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
+        messages = await self.service.prompt_messages(result.game_id)
+        for m in messages:
+            await self.edit(m.channel_id, m.message_id, view=None)
+        await self.service.retire_prompt_messages([m.id for m in messages])
+        if result.outcome is None or result.public_view is None:
+            return
+        for spec in presenter.final(result.game_id, Outcome.from_json(result.outcome), result.public_view, names):
+            await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+
+    async def catch_up(self) -> None:
+        """At start-up: a crash between storing an action and announcing it must not leave anyone without
+        their prompt, so every active game's messages are brought up to date."""
+        for game in await self.service.list_games(statuses=("active",)):
+            async with self.lock(game.id):
+                try:
+                    await self.sync_messages(await self.service.table_state(game.id))
+                except Exception:
+                    log.exception("catching up game %s failed", game.id)
+
+    async def retire_all(self, game_id: int) -> None:
+        msgs = await self.service.prompt_messages(game_id)
+        for m in msgs:
+            await self.edit(m.channel_id, m.message_id, view=None)
+        await self.service.retire_prompt_messages([m.id for m in msgs])
+
+    # ---------------------------------------------------------------- the sync plan
+
+    def seat_states(self, result: ActionResult, presenter: Presenter, hidden: bool) -> list[sync.SeatState]:
+        out = []
+        for s in result.seats:
+            p = result.pending.get(s.seat)
+            view = result.views.get(s.seat)
+            screen_key = presenter.screen_key(view, s.seat) if hidden and view is not None else None
+            out.append(sync.SeatState(s.seat, s.user_id, s.is_ai, s.dm_status == "closed",
+                                      p.prompt_key if p else None, bool(p and p.waiting), screen_key))
+        return out
+
+    async def sync_messages(self, result: ActionResult) -> None:
+        """Bring the game's Discord messages in line with its state. Safe to repeat."""
+        presenter = self.presenter(result.kind)
+        game_type = self.game_type(result.kind)
+        names = names_map(result.seats)
+        public_view = result.public_view or {}
+        table_key = presenter.table_key(public_view) if result.public_view is not None else None
+        seats = self.seat_states(result, presenter, game_type.hidden_information)
+        # The message records are read now, inside the game's lock: announcements of earlier results may
+        # have sent messages since this result was committed.
+        messages = await self.service.prompt_messages(result.game_id)
+        self._synced[result.game_id] = max(self._synced.get(result.game_id, -1), result.version)
+        todo = sync.plan(seats, messages, dynamics=game_type.dynamics,
+                         hidden_information=game_type.hidden_information, table_key=table_key)
+        for m in todo.close:
+            await self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
+        if todo.close:
+            await self.service.retire_prompt_messages([m.id for m in todo.close])
+        for s in todo.send:
+            await self._send_prompt(result, presenter, names, s)
+        for s, old in todo.screens:
+            await self._update_screen(result, presenter, names, s, old)
+        if todo.table_post or todo.table_edit is not None:
+            ctx = TableCtx(result.game_id, game_type, public_view, names,
+                           [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
+                            for seat, p in sorted(result.pending.items())], result.status)
+            if todo.table_post:
+                for m in todo.table_retire:
+                    await self.edit(m.channel_id, m.message_id, view=None)
+                if todo.table_retire:
+                    await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
+                spec = presenter.table(ctx, with_image=True)
+                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+                if msg is not None:
+                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
+                                                             prompt_key=table_key)
+            else:
+                spec = presenter.table(ctx, with_image=False)
+                spec.image = None
+                kwargs = await message_kwargs(spec, presenter.embed_color)
+                embed = kwargs.get("embed")
+                picture = presenter.table(ctx, with_image=True).image if embed is not None else None
+                if picture is not None:
+                    embed.set_image(url=f"attachment://{picture.filename}")  # keep the posted picture
+                m = todo.table_edit
+                if embed is not None and not await self.edit(m.channel_id, m.message_id, embed=embed):
+                    log.warning("could not edit the table message of game %s", result.game_id)
+
+    def seat_ctx(self, result: ActionResult, seat: int) -> SeatCtx | None:
+        p = result.pending.get(seat)
+        view = result.views.get(seat)
+        if p is None or view is None:
+            return None
+        return SeatCtx(result.game_id, seat, result.kind, view, p.prompt, names_map(result.seats), p.deadline,
+                       result.version)
+
+    async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
+                           s: sync.SeatState) -> None:
+        ctx = self.seat_ctx(result, s.seat)
+        if ctx is None or ctx.prompt is None or s.user_id is None:
+            return
+        draft = load_draft(result.drafts.get(s.seat), ctx.key)
+        spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
+        content = f"Your move in {presenter.display_name} game #{result.game_id} ({timestamp(ctx.deadline)})."
+        msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
+        if msg is not None:
+            await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
+                                                     prompt_key=ctx.key)
+        else:
+            # DMs closed: a ping in the channel, the prompt itself comes through "My screen".
+            await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
+                                                     prompt_key=ctx.key)
+            await self.send_channel(result.channel_id, content=f"<@{s.user_id}>, your move in {presenter.display_name}: "
+                                    "press **My screen** (I cannot DM you).")
+
+    async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
+                             s: sync.SeatState, old: Any) -> None:
+        """Each player's screen lives in one DM message, edited when it changes."""
+        view = result.views.get(s.seat)
+        spec = presenter.screen(result.game_id, view, s.seat, names) if view is not None else None
+        if spec is None or s.user_id is None:
+            return
+        kwargs = await message_kwargs(spec, presenter.embed_color)
+        file = kwargs.pop("file", None)
+        msg_id = channel_id = None
+        if old is not None:
+            if await self.edit(old.channel_id, old.message_id, attachments=[file] if file else [], **kwargs):
+                msg_id, channel_id = old.message_id, old.channel_id
+            await self.service.retire_prompt_messages([old.id])
+        if msg_id is None:
+            sent = await self.dm(s.user_id, file=file, **kwargs) if file else await self.dm(s.user_id, **kwargs)
+            if sent is None:
+                return
+            msg_id, channel_id = sent.id, sent.channel.id
+        await self.service.record_prompt_message(result.game_id, s.seat, msg_id, channel_id, "screen",
+                                                 prompt_key=s.screen_key)

@@ -1,0 +1,181 @@
+"""Specs (bot/ui/spec.py) to discord.py objects and back: embeds, attachments, views, persistent controls.
+
+Controls are DynamicItems made by one factory over the one id codec (bot/ui/ids.py), so a button or menu
+on a message sent before a restart (or in the old `vg:`/`vs:`/`vl:`/`vc:` formats) still reaches its
+handler. A click is handed to ``client.controls``, the object the bot names as its control handler (the
+table cog), never a cog looked up by name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import types
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.ui import ids
+from bot.ui.spec import Button, FormSpec, MessageSpec, Select
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+DEFAULT_UPLOAD_LIMIT = 8 * 1024 * 1024
+# Rendering runs off the event loop on its own thread: images are drawn one at a time (Pillow and FreeType
+# are not meant to be shared across threads) and never take the default pool's threads, which aiohttp needs
+# to open connections.
+RENDER_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gm-render")
+
+
+def _handler(interaction: discord.Interaction) -> Any:
+    return interaction.client.controls  # type: ignore[attr-defined]
+
+
+def _dynamic(name: str, base: type, template: str, on_click: Callable[[Any, discord.Interaction, discord.ui.Item], Any]) -> type:
+    """One persistent control class: matched by `template`, handled by `on_click(handler, interaction, item)`."""
+
+    async def from_custom_id(cls: type, interaction: discord.Interaction, item: discord.ui.Item, match: Any) -> Any:
+        return cls(item)
+
+    async def callback(self: Any, interaction: discord.Interaction) -> None:
+        await on_click(_handler(interaction), interaction, self.item)
+
+    def __init__(self: Any, item: discord.ui.Item) -> None:
+        discord.ui.DynamicItem.__init__(self, item)
+
+    def body(ns: dict) -> None:
+        ns.update({"__init__": __init__, "from_custom_id": classmethod(from_custom_id), "callback": callback,
+                   "__module__": __name__, "__qualname__": name})
+
+    return types.new_class(name, (discord.ui.DynamicItem[base],), {"template": template}, body)  # type: ignore[valid-type]
+
+
+# discord.py keys dynamic items by template, so one class per template serves buttons and menus alike.
+PromptControl = _dynamic("PromptControl", discord.ui.Item, ids.SEATED_TEMPLATE,
+                         lambda h, i, item: h.on_prompt_control(i, item.custom_id, list(getattr(item, "values", []))))
+TableButton = _dynamic("TableButton", discord.ui.Item, ids.UNSEATED_TEMPLATE,
+                       lambda h, i, item: h.on_table_control(i, item.custom_id))
+DYNAMIC_ITEMS = (PromptControl, TableButton)
+
+
+def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for r, row in enumerate(rows[:5]):
+        for comp in row:
+            if isinstance(comp, Button):
+                item: discord.ui.Item = discord.ui.Button(label=comp.label, custom_id=comp.custom_id,
+                                                          style=STYLES[comp.style], disabled=comp.disabled)
+                control = ids.ControlId.decode(comp.custom_id)
+                cls: type = PromptControl if control is not None and control.surface == "prompt" else TableButton
+            else:
+                options = [discord.SelectOption(label=o.label, value=o.value, description=o.description, default=o.default)
+                           for o in comp.options]
+                if not options:
+                    continue
+                item = discord.ui.Select(custom_id=comp.custom_id, placeholder=comp.placeholder, options=options,
+                                         min_values=comp.min_values, max_values=comp.max_values)
+                cls = PromptControl
+            dyn = cls(item)
+            dyn.row = r
+            view.add_item(dyn)
+    return view
+
+
+def file_for(data: bytes, filename: str, limit: int) -> discord.File:
+    """An image attachment; one over the upload limit degrades to a JPEG."""
+    if len(data) > limit:
+        from PIL import Image
+
+        img = Image.open(io.BytesIO(data)).convert("RGB")
+        quality = 85
+        while True:
+            out = io.BytesIO()
+            img.save(out, "JPEG", quality=quality)
+            if out.tell() <= limit or quality <= 30:
+                break
+            quality -= 15
+            img = img.resize((img.width * 3 // 4, img.height * 3 // 4))
+        data = out.getvalue()
+        filename = filename.rsplit(".", 1)[0] + ".jpg"
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT) -> tuple[discord.Embed | None, discord.File | None]:
+    """The embed and attachment for a spec (the picture is drawn off the event loop)."""
+    embed = None
+    if spec.title or spec.description or spec.fields or spec.image:
+        embed = discord.Embed(title=spec.title, description=(spec.description or None),
+                              color=spec.color if spec.color is not None else color)
+        for name, value in spec.fields:
+            embed.add_field(name=name, value=value[:1024] or "-", inline=False)
+        if spec.footer:
+            embed.set_footer(text=spec.footer)
+    file = None
+    if spec.image is not None:
+        data = await asyncio.get_running_loop().run_in_executor(RENDER_POOL, spec.image.render)
+        file = file_for(data, spec.image.filename, limit)
+        embed.set_image(url=f"attachment://{file.filename}")  # type: ignore[union-attr]
+    return embed, file
+
+
+async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
+                         content: str | None = None) -> dict:
+    """Keyword arguments for send(): content, embed, view and file (only those that are set)."""
+    embed, file = await render(spec, color, limit)
+    kwargs: dict = {}
+    text = content if content is not None else spec.content
+    if text:
+        kwargs["content"] = text
+    if embed is not None:
+        kwargs["embed"] = embed
+    view = view_from_rows(spec.rows)
+    if view is not None:
+        kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
+    return kwargs
+
+
+def refile(file: discord.File | None) -> Callable[[], dict]:
+    """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
+    if file is None:
+        return dict
+    data, name = file.fp.read(), file.filename
+
+    def fresh() -> dict:
+        return {"file": discord.File(io.BytesIO(data), filename=name)}
+
+    return fresh
+
+
+class FormModal(discord.ui.Modal):
+    """A form from a FormSpec. Submissions are handled in the cog's ``on_interaction`` (by custom id), so a
+    form opened before a restart still works."""
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        return None
+
+
+def modal(spec: FormSpec) -> discord.ui.Modal:
+    form = FormModal(title=spec.title, custom_id=spec.custom_id, timeout=None)
+    for f in spec.fields:
+        form.add_item(discord.ui.TextInput(label=f.label, custom_id=f.id, default=f.default, max_length=f.max_length,
+                                           required=f.required))
+    return form
+
+
+def form_values(data: dict) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for row in data.get("components", []):
+        for comp in row.get("components", [row]):
+            if "custom_id" in comp:
+                values[comp["custom_id"]] = comp.get("value", "")
+    return values

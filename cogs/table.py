@@ -1,0 +1,632 @@
+"""The table cog: one slash-command group per registered game, lobby, prompt controls and forms.
+
+Every handler is generic: it parses the interaction, asks the service (one read for a click), lets the
+game's presenter decide what to show or which action a click makes, and hands the committed result to the
+announcer. Nothing here knows a game's rules or texts.
+"""
+
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.presenters import UnknownPresenter, presenter_for
+from bot.service import (
+    ActionResult,
+    GameFinished,
+    GameInfo,
+    GameService,
+    NotInGame,
+    SeatContext,
+    ServiceError,
+    StalePrompt,
+)
+from bot.ui import ids
+from bot.ui.drafts import load_draft
+from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
+from bot.ui.spec import MessageSpec, PlanIncomplete
+from bot.ui.texts import hours, names_map, split_text
+from engine.api import GameType, OptionSpec
+
+from .announcer import Announcer
+from .discord_ui import (
+    DEFAULT_UPLOAD_LIMIT,
+    DYNAMIC_ITEMS,
+    form_values,
+    message_kwargs,
+    modal,
+    render,
+    view_from_rows,
+)
+
+log = logging.getLogger(__name__)
+
+STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
+              "latest message (or press **My screen**).")
+NOT_YOURS = "These controls belong to another player's seat."
+
+
+class _Game:
+    """One registered game as the cog sees it."""
+
+    def __init__(self, game_type: GameType, presenter: Presenter) -> None:
+        self.type = game_type
+        self.presenter = presenter
+
+    @property
+    def name(self) -> str:
+        return self.type.name
+
+    @property
+    def title(self) -> str:
+        return self.presenter.display_name or self.type.display_name
+
+
+class TableCog(commands.Cog, name="Table"):
+    def __init__(self, bot: commands.Bot, service: GameService, announcer: Announcer,
+                 games: list[tuple[GameType, Presenter]]) -> None:
+        self.bot = bot
+        self.service = service
+        self.announcer = announcer
+        self.games = {t.name: _Game(t, p) for t, p in games}
+        self.groups = [self._group(g) for g in self.games.values()]
+        self.form_ops = tuple({op for g in self.games.values() for op in g.presenter.form_ops})
+        self._caught_up = False
+
+    async def cog_load(self) -> None:
+        for group in self.groups:
+            self.bot.tree.add_command(group, override=True)
+
+    async def cog_unload(self) -> None:
+        for group in self.groups:
+            self.bot.tree.remove_command(group.name)
+
+    # ---------------------------------------------------------------- helpers
+
+    def game_of(self, kind: str) -> _Game:
+        return self.games[kind]
+
+    async def _reply(self, interaction: discord.Interaction, text: str) -> None:
+        """A short private message to whoever clicked, whatever the interaction's state."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not reply to interaction %s", interaction.id)
+
+    async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
+        try:
+            await coro
+        except (ServiceError, PlanIncomplete) as exc:
+            await self._reply(interaction, exc.message)
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            await self._reply(interaction, "Something went wrong on my side; nothing was lost. Please try again.")
+
+    def _limit(self, interaction: discord.Interaction | None) -> int:
+        size = getattr(interaction, "attachment_size_limit", None) if interaction is not None else None
+        return int(size) if size else DEFAULT_UPLOAD_LIMIT
+
+    def _is_admin(self, interaction: discord.Interaction) -> bool:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        return bool(perms and (perms.manage_guild or perms.administrator))
+
+    async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if info is None or info.kind != game.name:
+            raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.name} new`.")
+        return info
+
+    # ---------------------------------------------------------------- commands
+
+    def _group(self, game: _Game) -> app_commands.Group:
+        p = game.presenter
+        description = getattr(p, "description", "") or game.type.description or f"Play {game.title}"
+        group = app_commands.Group(name=game.name, description=description[:100])
+        cmd: Callable[..., app_commands.Command] = app_commands.Command
+        group.add_command(cmd(name="new", description=f"Open a {game.title} lobby in this channel",
+                              callback=self._new_callback(game)))
+
+        async def screen(interaction: discord.Interaction) -> None:
+            async def run() -> None:
+                info = await self._game_here(interaction, game)
+                await self.show_screen(interaction, info.id)
+
+            await self._safe(interaction, run())
+
+        async def waiting(interaction: discord.Interaction) -> None:
+            await self._safe(interaction, self._waiting(interaction, game))
+
+        async def status(interaction: discord.Interaction) -> None:
+            await self._safe(interaction, self._status(interaction, game))
+
+        @app_commands.describe(player="Whose board (default: yours)")
+        async def show(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+            await self._safe(interaction, self._show(interaction, game, player))
+
+        @app_commands.describe(count="How many events (default 15)")
+        async def log_cmd(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
+            await self._safe(interaction, self._log(interaction, game, count))
+
+        @app_commands.describe(topic="Which part of the rules")
+        @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in p.rules_topics])
+        async def rules(interaction: discord.Interaction, topic: str = "overview") -> None:
+            async def run() -> None:
+                chunks = split_text(p.rules_text(topic).splitlines())
+                await interaction.response.send_message(chunks[0], ephemeral=True)
+                for chunk in chunks[1:4]:
+                    await interaction.followup.send(chunk, ephemeral=True)
+
+            await self._safe(interaction, run())
+
+        @app_commands.describe(time_limit="Hours per decision (0 = no limit)")
+        async def settings(interaction: discord.Interaction, time_limit: app_commands.Range[float, 0, 720]) -> None:
+            async def run() -> None:
+                info = await self._game_here(interaction, game)
+                seconds = int(time_limit * 3600) if time_limit > 0 else None
+                await self.service.set_time_limit(info.id, seconds, interaction.user.id, admin=self._is_admin(interaction))
+                await interaction.response.send_message(
+                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}.")
+
+            await self._safe(interaction, run())
+
+        async def abandon(interaction: discord.Interaction) -> None:
+            async def run() -> None:
+                info = await self._game_here(interaction, game)
+                await self.service.abandon(info.id, interaction.user.id, admin=self._is_admin(interaction))
+                await interaction.response.send_message(
+                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.name} new`.")
+                self.announcer.spawn(self.announcer.retire_all(info.id))
+
+            await self._safe(interaction, run())
+
+        @app_commands.describe(seat=f"Seat number (1-{game.type.max_seats}, as in the lobby)",
+                               player="The new player (leave empty for the AI)")
+        async def replace(interaction: discord.Interaction, seat: app_commands.Range[int, 1, game.type.max_seats],
+                          player: discord.User | None = None) -> None:
+            async def run() -> None:
+                info = await self._game_here(interaction, game)
+                name = player.display_name if player else f"AI {seat}"
+                result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
+                                                         by_user_id=interaction.user.id, admin=self._is_admin(interaction))
+                await interaction.response.send_message(f"Seat {seat} is now played by {name}.")
+                self.announcer.spawn(self.announcer.announce(result))
+
+            await self._safe(interaction, run())
+
+        async def undo(interaction: discord.Interaction) -> None:
+            async def run() -> None:
+                info = await self._game_here(interaction, game)
+                result = await self.service.undo(info.id, interaction.user.id, admin=self._is_admin(interaction))
+                await interaction.response.send_message("Undoing the last step…", ephemeral=True)
+                self.announcer.spawn(self.announcer.retire_all(info.id))
+                self.announcer.spawn(self.announcer.announce(result))
+
+            await self._safe(interaction, run())
+
+        secrets = "secret screen and current choice" if game.type.hidden_information else "current decision"
+        for name, description, callback in (
+                ("screen", f"Show your {secrets} (only you see it)", screen),
+                ("waiting", "Who the game is waiting for, and until when", waiting),
+                ("status", "The table as it stands", status),
+                ("show", p.board_description if hasattr(p, "board_description") else "Show a player's board", show),
+                ("log", "The latest public events of this game", log_cmd),
+                ("rules", f"The rules of {game.title} and this bot's rulings", rules),
+                ("settings", "Host: change the time limit per decision", settings),
+                ("abandon", "Host or admin: abandon the game in this channel", abandon),
+                ("replace", "Host or admin: give a seat to another player, or to the AI", replace),
+                ("undo", "Host or admin: undo the last public step (announced to everyone)", undo)):
+            group.add_command(cmd(name=name, description=description, callback=callback))
+            if name == "show" and p.board_command and p.board_command != "show":
+                group.add_command(cmd(name=p.board_command, description=description, callback=callback))
+        return group
+
+    def _new_callback(self, game: _Game) -> Callable[..., Any]:
+        """`/<game> new`: the generic options (seats, ai, time_limit) and one option per OptionSpec."""
+        t, p = game.type, game.presenter
+        slash = {spec.name: p.slash_names.get(spec.name, spec.name) for spec in t.options}
+
+        async def new(interaction: discord.Interaction, **kwargs: Any) -> None:
+            seats = kwargs.pop("seats", t.max_seats)
+            ai = kwargs.pop("ai", 0)
+            time_limit = kwargs.pop("time_limit", None)
+            options = {spec.name: kwargs[slash[spec.name]] for spec in t.options if slash[spec.name] in kwargs}
+            for spec in t.options:  # flags arrive as a comma-separated list
+                if spec.kind == "flags" and isinstance(options.get(spec.name), str):
+                    options[spec.name] = [v.strip() for v in options[spec.name].split(",") if v.strip()]
+            await self._safe(interaction, self._new(interaction, game, seats, ai, time_limit, options))
+
+        kw = inspect.Parameter.KEYWORD_ONLY
+        params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+                  inspect.Parameter("seats", kw, default=t.max_seats,
+                                    annotation=app_commands.Range[int, t.min_seats, t.max_seats])]
+        describe = {"seats": f"Seats at the table, {t.min_seats}-{t.max_seats}" + (" (1 = solo)" if t.min_seats == 1 else ""),
+                    "ai": "AI players to add now", "time_limit": "Hours per decision (0 = no limit)"}
+        choices: dict[str, list[app_commands.Choice]] = {}
+        for spec in t.options:
+            name = slash[spec.name]
+            annotation, default = _option_annotation(spec)
+            describe[name] = (p.slash_help.get(spec.name) or spec.help or spec.label)[:100]
+            if spec.kind == "choice":
+                choices[name] = [app_commands.Choice(name=str(label)[:100], value=value) for value, label in spec.choices]
+            params.append(inspect.Parameter(name, kw, default=default, annotation=annotation))
+        params.append(inspect.Parameter("ai", kw, default=0, annotation=app_commands.Range[int, 0, max(t.max_seats - 1, 0)]))
+        params.append(inspect.Parameter("time_limit", kw, default=None,
+                                        annotation=app_commands.Range[float, 0, 720] | None))
+        new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        new.__annotations__ = {q.name: q.annotation for q in params}
+        new = app_commands.describe(**describe)(new)
+        if choices:
+            new = app_commands.choices(**choices)(new)
+        return new
+
+    async def _new(self, interaction: discord.Interaction, game: _Game, seats: int, ai: int,
+                   time_limit: float | None, options: dict) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
+        game.presenter.check_new(seats, ai, options)
+        if ai >= seats:
+            raise ServiceError("Leave at least one seat for a person (the host).")
+        kwargs: dict = {}
+        if time_limit is not None:
+            kwargs["time_limit"] = int(time_limit * 3600) if time_limit > 0 else None
+        info = await self.service.create_lobby(interaction.guild_id, interaction.channel_id or 0, interaction.user.id,
+                                               interaction.user.display_name, kind=game.name,
+                                               options={**options, "seats": seats}, **kwargs)
+        for _ in range(ai):
+            info = await self.service.add_ai(info.id, interaction.user.id)
+        await interaction.response.defer()
+        info = await self._probe_dm(info.id, interaction.user.id, game)
+        msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
+        await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
+
+    # ---------------------------------------------------------------- lobby
+
+    def lobby_spec(self, info: GameInfo) -> MessageSpec:
+        game = self.game_of(info.kind)
+        opts = info.options
+        lines = [f"Host: <@{info.host_user_id}>", f"Seats: {len(info.seats)}/{opts.get('seats', game.type.max_seats)}"]
+        for s in info.seats:
+            mark = " (AI)" if s.is_ai else ""
+            if s.dm_status == "closed":
+                mark += " ⚠ cannot receive DMs: will play through the **My screen** button"
+            lines.append(f"• {s.display_name}{mark}")
+        game_lines = game.presenter.lobby_lines(game.type, opts)
+        limit = f"time per decision: {hours(info.time_limit)}"
+        if game_lines:
+            game_lines[-1] += f" · {limit}"
+        else:
+            game_lines = [limit[0].upper() + limit[1:]]
+        lines += game_lines
+        g = info.id
+        from bot.ui.spec import Button
+
+        rows: list[list] = [[Button("Join", ids.lobby_id(g, "join"), "primary"), Button("Leave", ids.lobby_id(g, "leave")),
+                             Button("Add AI", ids.lobby_id(g, "ai")), Button("Start", ids.lobby_id(g, "start"), "success")]]
+        return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
+                           footer=game.presenter.lobby_footer)
+
+    async def _lobby_message(self, info: GameInfo) -> dict:
+        spec = self.lobby_spec(info)
+        embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
+        return {"embed": embed, "view": view_from_rows(spec.rows)}
+
+    async def _probe_dm(self, game_id: int, user_id: int, game: _Game) -> GameInfo:
+        """Tell a joining player where decisions will arrive; remember if their DMs are closed."""
+        what = "secret choices" if game.type.hidden_information else "decisions"
+        ok = await self.announcer.dm(user_id, content=f"You joined {game.title} game #{game_id}. Your {what} will arrive here.")
+        await self.service.set_dm_status(user_id, "open" if ok else "closed")
+        return await self.service.game(game_id)
+
+    async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
+        control = ids.ControlId.decode(custom_id)
+        if control is None:
+            return
+        if control.surface == "table" and control.op == "screen":
+            await self.show_screen(interaction, control.game)
+        elif control.surface == "lobby":
+            await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
+
+    async def _lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
+        user = interaction.user
+        admin = self._is_admin(interaction)
+        if op == "join":
+            info = await self.service.join(game_id, user.id, user.display_name)
+            await interaction.response.defer()
+            info = await self._probe_dm(game_id, user.id, self.game_of(info.kind))
+            await interaction.edit_original_response(**await self._lobby_message(info))
+            return
+        if op == "leave":
+            result = await self.service.leave(game_id, user.id)
+            if isinstance(result, ActionResult):
+                await self._reply(interaction, "You left the game.")
+                self.announcer.spawn(self.announcer.announce(result))
+                return
+            info = result
+        elif op == "ai":
+            info = await self.service.add_ai(game_id, user.id, admin=admin)
+        elif op == "start":
+            info0 = await self.service.game(game_id)
+            if info0.host_user_id != user.id and not admin:
+                raise ServiceError(f"Only the host (<@{info0.host_user_id}>) or a server admin can start the game.")
+            wanted = info0.options.get("seats", len(info0.seats))
+            if len(info0.seats) < wanted and wanted > 1:
+                raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
+            result = await self.service.start(game_id, user.id, admin=admin)
+            info = await self.service.game(game_id)
+            game = self.game_of(info.kind)
+            embed, _ = await render(self.lobby_spec(info), game.presenter.embed_color)
+            embed.title = f"{game.title} game #{game_id}: started"  # type: ignore[union-attr]
+            await interaction.response.edit_message(embed=embed, view=None)
+            closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
+            if closed:
+                await interaction.followup.send(
+                    "I cannot send direct messages to " + ", ".join(closed) + ". You can still play: press "
+                    "**My screen** under the table message to see your screen and choices privately. To get DMs, "
+                    "allow direct messages from server members (Server → Privacy Settings).")
+            self.announcer.spawn(self.announcer.announce(result))
+            return
+        else:
+            raise ServiceError("Unknown lobby button.")
+        await interaction.response.edit_message(**await self._lobby_message(info))
+
+    # ---------------------------------------------------------------- prompt controls
+
+    async def on_prompt_control(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        await self._safe(interaction, self._prompt_control(interaction, custom_id, values))
+
+    async def _prompt_control(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        control = ids.ControlId.decode(custom_id)
+        if control is None or control.seat is None:
+            return
+        is_form = control.op.startswith(self.form_ops) if self.form_ops else False
+        if not is_form:
+            # Acknowledge at once (Discord allows 3 s); the answer follows as an edit or a private note.
+            await interaction.response.defer()
+        try:
+            click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
+        except NotInGame:
+            await self._reply(interaction, NOT_YOURS)
+            return
+        except GameFinished as exc:
+            await self._close_prompt(interaction, exc.message)
+            return
+        except StalePrompt:
+            await self._close_prompt(interaction, STALE_TEXT)
+            return
+        ctx, draft = _seat_ctx(click)
+        presenter = self.game_of(ctx.kind).presenter
+        kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
+        if is_form:
+            form = kind.form(ctx, draft, control.op)
+            if form is None:
+                await self._reply(interaction, "This form is not available.")
+                return
+            await interaction.response.send_modal(modal(form))
+            return
+        action = kind.on_control(ctx, draft, control.op, values)
+        if action is None:
+            await self.service.save_draft(ctx.game_id, ctx.seat, draft)
+            await self._edit_original(interaction, presenter, kind.render(ctx, draft))
+            return
+        # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
+        result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
+                                           prompt_key=ctx.key, draft=draft)
+        after = self.announcer.seat_ctx(result, ctx.seat)
+        if after is not None and after.key == ctx.key:
+            # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
+            spec = presenter.prompt_kind(after.prompt).render(after, draft)  # type: ignore[arg-type]
+            spec.description = f"Your choice is in.\n{spec.description or ''}"
+            await self._edit_original(interaction, presenter, spec)
+        else:
+            chosen = action.get("plan", action) if action.get("type") == "decide" else action
+            text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
+            await self._edit_original(interaction, presenter, MessageSpec(
+                title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
+                                           "a new message."))
+        if not result.duplicate:  # a retried interaction: its result was announced the first time
+            self.announcer.spawn(self.announcer.announce(result))
+
+    async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
+        await self._reply(interaction, text)
+        if interaction.message is not None and not interaction.message.flags.ephemeral:
+            try:
+                await interaction.message.edit(view=None)
+            except discord.HTTPException:
+                pass
+
+    async def on_form(self, interaction: discord.Interaction) -> None:
+        data = interaction.data or {}
+        custom_id = data.get("custom_id", "")
+        await self._safe(interaction, self._form_submit(interaction, custom_id, form_values(data)))
+
+    async def _form_submit(self, interaction: discord.Interaction, custom_id: str, values: dict[str, str]) -> None:
+        control = ids.ControlId.decode(custom_id)
+        if control is None or control.seat is None:
+            return
+        try:
+            click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
+        except NotInGame:
+            await self._reply(interaction, NOT_YOURS)
+            return
+        except (StalePrompt, GameFinished):
+            await self._reply(interaction, "This prompt has closed; nothing was changed.")
+            return
+        ctx, draft = _seat_ctx(click)
+        presenter = self.game_of(ctx.kind).presenter
+        kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
+        note = kind.on_form(ctx, draft, control.op, values)
+        await self.service.save_draft(ctx.game_id, ctx.seat, draft)
+        await interaction.response.defer()
+        spec = kind.render(ctx, draft)
+        spec.description = f"{note}\n{spec.description or ''}"
+        await self._edit_original(interaction, presenter, spec)
+
+    async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
+        kept = None
+        if spec.image is not None and spec.image.stable and interaction.message is not None:
+            # The same picture is already on the message (it does not change within a decision): keep it.
+            kept = next((a for a in interaction.message.attachments if a.filename == spec.image.filename), None)
+        if kept is not None:
+            spec.image = None
+        embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
+        kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
+        if kept is not None and embed is not None:
+            embed.set_image(url=f"attachment://{kept.filename}")
+        else:
+            kwargs["attachments"] = [file] if file else []
+        try:
+            await interaction.edit_original_response(**kwargs)
+        except discord.HTTPException:
+            log.warning("could not update the prompt for interaction %s", interaction.id)
+
+    # ---------------------------------------------------------------- screens and commands
+
+    async def show_screen(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The private screen and current prompt, as ephemeral messages (the path for closed DMs)."""
+
+        async def run() -> None:
+            try:
+                click = await self.service.click_context(game_id, interaction.user.id, None, None)
+            except NotInGame:
+                await self._reply(interaction, "You have no seat in this game; you can watch the table above.")
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            ctx, draft = _seat_ctx(click)
+            presenter = self.game_of(ctx.kind).presenter
+            limit = self._limit(interaction)
+            screen = presenter.my_screen(ctx.game_id, ctx.view, ctx.seat, ctx.names)
+            sent = False
+            if screen is not None:
+                await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
+                sent = True
+            if ctx.prompt is not None and click.active:
+                spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
+                await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
+                sent = True
+            if not sent:
+                await interaction.followup.send("Nothing to decide right now.", ephemeral=True)
+
+        await self._safe(interaction, run())
+
+    async def _waiting(self, interaction: discord.Interaction, game: _Game) -> None:
+        info = await self._game_here(interaction, game)
+        if info.status == "lobby":
+            await interaction.response.send_message("The game has not started yet: it is in its lobby.", ephemeral=True)
+            return
+        pend = await self.service.pending(info.id)
+        names = names_map(info.seats)
+        rows = [game.presenter.waiting_line(names.get(s, str(s)), p.waiting, p.deadline) for s, p in sorted(pend.items())]
+        await interaction.response.send_message("\n".join(rows) or "Nobody: the game is resolving or over.", ephemeral=True)
+
+    async def _status(self, interaction: discord.Interaction, game: _Game) -> None:
+        info = await self._game_here(interaction, game)
+        if info.status == "lobby":
+            await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        state = await self.service.table_state(info.id)
+        names = names_map(state.seats)
+        ctx = TableCtx(info.id, game.type, state.public_view or {}, names,
+                       [Waiting(s, names.get(s, str(s)), p.deadline, p.waiting) for s, p in sorted(state.pending.items())],
+                       state.status)
+        spec = game.presenter.table(ctx, with_image=True)
+        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
+        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+
+    async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
+        info = await self._game_here(interaction, game)
+        target = player or interaction.user
+        seat = next((s.seat for s in info.seats if s.user_id == target.id), None)
+        if seat is None:
+            raise ServiceError(f"{target.display_name} has no seat in this game.")
+        await interaction.response.defer(thinking=True)
+        view = await self.service.view_seat(info.id, None)
+        name = names_map(info.seats).get(seat, target.display_name)
+        spec = game.presenter.board(view, seat, name)
+        if spec is None:
+            await interaction.followup.send("There is no board to show in this game.")
+            return
+        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
+        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+
+    async def _log(self, interaction: discord.Interaction, game: _Game, count: int) -> None:
+        info = await self._game_here(interaction, game)
+        entries = await self.service.public_log(info.id)
+        names = names_map(info.seats)
+        lines = []
+        for e in entries:
+            line = game.presenter.event_line(e.event, names)
+            if line is None and not e.event.get("text"):
+                line = e.event.get("type", "")
+            if line:
+                lines.append(line)
+        text = "\n".join(lines[-count:]) or "Nothing has happened yet."
+        await interaction.response.send_message(text[-1900:], ephemeral=True)
+
+    # ---------------------------------------------------------------- listeners
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type == discord.InteractionType.modal_submit:
+            custom_id = (interaction.data or {}).get("custom_id", "")
+            if custom_id.startswith(ids.FORM_PREFIXES):
+                await self.on_form(interaction)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if not self._caught_up:
+            self._caught_up = True
+            self.announcer.spawn(self.announcer.catch_up())
+
+
+def _seat_ctx(click: SeatContext) -> tuple[SeatCtx, dict]:
+    """The presenter's view of one read of the service, and the seat's draft for its current prompt."""
+    ctx = SeatCtx(click.game_id, click.seat, click.kind, click.view, click.prompt, click.names, click.deadline,
+                  click.version)
+    return ctx, load_draft(click.draft, ctx.key)
+
+
+def _option_annotation(spec: OptionSpec) -> tuple[Any, Any]:
+    """The slash-command type and default of one game option."""
+    if spec.kind == "int":
+        lo = spec.min if spec.min is not None else -(2**31)
+        hi = spec.max if spec.max is not None else 2**31 - 1
+        return app_commands.Range[int, lo, hi], spec.default
+    if spec.kind == "bool":
+        return bool, spec.default
+    if spec.kind == "choice":
+        sample = spec.choices[0][0] if spec.choices else ""
+        return (int if isinstance(sample, int) else str), spec.default
+    return str, ",".join(str(v) for v in spec.default or [])  # flags: a comma-separated list
+
+
+def registered_games() -> list[tuple[GameType, Presenter]]:
+    """Every game that has both an engine and a presenter."""
+    from bot.games import game_types
+
+    out = []
+    for game_type in game_types():
+        try:
+            out.append((game_type, presenter_for(game_type.name)))
+        except UnknownPresenter:
+            log.warning("game %s has no presenter: not offered on Discord", game_type.name)
+    return out
+
+
+async def setup(bot: commands.Bot) -> None:
+    service: GameService = bot.service  # type: ignore[attr-defined]
+    announcer: Announcer = bot.announcer  # type: ignore[attr-defined]
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    cog = TableCog(bot, service, announcer, registered_games())
+    bot.controls = cog  # type: ignore[attr-defined]
+    await bot.add_cog(cog)
+
+
+__all__ = ["TableCog", "setup"]

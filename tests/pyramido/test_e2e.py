@@ -1,0 +1,281 @@
+"""Pyramido end to end through the real bot and the fake Discord: people and AI to the final scores, a
+SIGKILL restart mid-floor, stale and foreign clicks refused."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+from bot.autoplay import SimulatedPlayer, controls, game_over
+from bot.localdiscord import FakeMessage
+from engine.pyramido import GAME
+from tests.bot.harness import Table, new_table
+
+SAFE_STYLE = 3  # Discord's "success" (green) button: a direction that keeps the floor completable
+
+
+async def architect(player: SimulatedPlayer, msg: FakeMessage) -> None:
+    """Plays a Pyramido prompt like a person: domino, a lettered position, a green direction, Confirm."""
+    for _ in range(16):
+        ctl = controls(msg)
+        if not ctl:
+            return
+        fills = sorted(op for op in ctl if op.startswith("fill."))
+        if fills:
+            used: set[str] = set()
+            for op in fills:
+                comp = controls(msg)[op]
+                value = next(o["value"] for o in comp["options"] if o["value"].split(":")[0] not in used)
+                used.add(value.split(":")[0])
+                await player._select(msg, comp, [value])
+            await player._click(msg, controls(msg)["confirm"])
+            return
+        if "confirm" in ctl:
+            await player._click(msg, ctl["confirm"])
+            return
+        domino = ctl.get("domino")
+        if domino is not None and not player._chosen(domino):
+            await player._select(msg, domino, [player.rng.choice(player._options(domino))])
+            continue
+        dirs = [c for op, c in ctl.items() if op.startswith("dir.")]
+        anchor = ctl.get("anchor")
+        if dirs and anchor is not None and player._chosen(anchor):
+            safe = [c for c in dirs if c.get("style") == SAFE_STYLE] or dirs
+            await player._click(msg, player.rng.choice(safe))
+            continue
+        if anchor is not None:
+            options = anchor["options"]
+            safe = [o["value"] for o in options if "completable:" not in (o.get("description") or "")]
+            await player._select(msg, anchor, [player.rng.choice(safe or [o["value"] for o in options])])
+            continue
+        raise AssertionError(f"{player.user.name}: a Pyramido prompt with nothing to do: {sorted(ctl)}")
+    raise AssertionError(f"{player.user.name}: no Confirm after 16 clicks")
+
+
+async def lobby(table: Table, host, **options) -> FakeMessage:
+    rec = await host.slash(table.channel, "pyramido new", **options)
+    await table.settle()
+    assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"
+    return rec.reply
+
+
+def final_totals(table: Table) -> dict[str, int]:
+    final = next(m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
+    return {name: int(total) for name, total in re.findall(r"\*\*(.+?)\*\*: (-?\d+)", final.embeds[0]["description"])}
+
+
+def titles(table: Table) -> list[str]:
+    return [e.get("title") or "" for m in table.channel.messages() for e in m.embeds]
+
+
+async def _finished(table: Table) -> tuple:
+    game = (await table.bot.service.list_games(statuses=("finished",)))[0]
+    assert game.kind == "pyramido"
+    scores = {s["seat"]: s["total"] for s in await table.bot.service.final_scores(game.id)}
+    names = {s.seat: s.display_name for s in game.seats}
+    return game, scores, names
+
+
+async def test_two_seats_a_person_and_an_ai_play_to_the_final_scores(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot()
+    try:
+        (ann,) = table.users
+        msg = await lobby(table, ann, seats=2, ai=1)
+        assert msg.embeds[0]["title"].startswith("Pyramido game #")
+        await ann.click(msg, label="Start")
+        await table.settle()
+        sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=1, strategy=architect)
+        decisions = await sim.run(timeout=600)
+        await table.settle()
+        assert game_over(table.channel) and decisions >= 20
+        game, scores, names = await _finished(table)
+        assert final_totals(table) == {names[s]: t for s, t in scores.items()}
+        posted = titles(table)
+        for floor in (1, 2, 3, 4):
+            assert f"Floor {floor} scoring" in posted
+        # every turn prompt was closed once it was played
+        assert all(not controls(m) for m in ann.dms())
+    finally:
+        await table.stop_bot()
+
+
+async def test_four_seats_people_and_ai_one_without_dms(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"], closed=("Bo",))
+    await table.start_bot()
+    try:
+        ann, bo = table.users
+        msg = await lobby(table, ann, seats=4, ai=2)
+        await bo.click(msg, label="Join")
+        await table.settle()
+        await ann.click(msg, label="Start")
+        await table.settle()
+        sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=architect)
+                for i, u in enumerate((ann, bo))]
+        counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        await table.settle()
+        assert game_over(table.channel) and all(c >= 15 for c in counts)
+        game, scores, names = await _finished(table)
+        assert final_totals(table) == {names[s]: t for s, t in scores.items()}
+        assert sum(t.startswith("Floor 4 scoring") for t in titles(table)) == 1
+        # the table names whose turn it is
+        assert any("Turn: **" in (e.get("description") or "") for m in table.channel.messages() for e in m.embeds)
+    finally:
+        await table.stop_bot()
+
+
+async def test_stale_and_foreign_clicks_are_refused(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Eve"])
+    await table.start_bot()
+    try:
+        ann, eve = table.users
+        msg = await lobby(table, ann, seats=2, ai=1, starter="first")
+        await ann.click(msg, label="Start")
+        await table.settle()
+        sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=3, strategy=architect)
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=30, what="Ann's first turn")
+        first = sim.current_prompt()
+        status = await fake_discord.wait_message(
+            table.channel, lambda m: any(c.get("label") == "My screen" for c in m.buttons()), timeout=10)
+        # a stranger presses My screen under the table: no seat for them
+        rec = await eve.click(status, label="My screen")
+        await rec.wait_done()
+        assert "no seat" in eve.ephemerals()[-1].content
+        # Ann opens a private copy of her turn, then plays the turn from her DM
+        rec = await ann.click(status, label="My screen")
+        await rec.wait_done()
+        await table.settle()
+        copy = next(m for m in reversed(rec.messages) if controls(m))
+        menu = controls(copy)["domino"]
+        assert menu["custom_id"] == controls(first)["domino"]["custom_id"]
+        assert await sim.step()
+        await table.settle()
+        assert controls(fake_discord.messages[first.id]) == {}, "the played turn's prompt was closed"
+        # the copy is now stale: its click is refused and changes nothing
+        game = (await table.bot.service.list_games())[0]
+        before = [e for m in table.channel.messages() for e in m.embeds]
+        await ann.select(copy, menu["custom_id"], [menu["options"][0]["value"]])
+        await table.settle()
+        assert "earlier step" in ann.ephemerals()[-1].content
+        assert (await table.bot.service.list_games())[0].id == game.id
+        assert [e for m in table.channel.messages() for e in m.embeds][: len(before)] == before
+    finally:
+        await table.stop_bot()
+
+
+async def test_sigkill_restart_mid_floor_loses_nothing(fake_discord, tmp_path):
+    from tests.bot.test_e2e_restart import _start
+
+    world = fake_discord
+    table = await new_table(world, tmp_path, ["Ann", "Bo"])
+    ann, bo = table.users
+    await _start(table)
+    try:
+        rec = await ann.slash(table.channel, "pyramido new", seats=2)
+        await world.idle(quiet=0.3, timeout=30)
+        msg = rec.reply
+        await bo.click(msg, label="Join")
+        await world.idle(quiet=0.3, timeout=30)
+        await ann.click(msg, label="Start")
+        await world.idle(quiet=0.3, timeout=30)
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=architect) for i, u in enumerate((ann, bo))]
+        # play three turns each, then leave one player mid-plan (domino chosen) and kill the bot
+        deadline = time.monotonic() + 240
+        played = 0
+        while played < 6 and time.monotonic() < deadline:
+            for sim in sims:
+                if await sim.step():
+                    played += 1
+            await world.idle(quiet=0.2, timeout=30)
+        assert played >= 6
+        waiting = next(s for s in sims if s.current_prompt() is not None)
+        prompt = waiting.current_prompt()
+        domino = controls(prompt)["domino"]
+        await waiting._select(prompt, domino, [domino["options"][0]["value"]])
+        table.kill_process()
+        await _start(table)
+        # the prompt from before the restart still works, and the plan chosen so far is kept
+        await waiting._select(prompt, controls(prompt)["domino"], [domino["options"][0]["value"]])
+        assert waiting._chosen(controls(prompt)["domino"])
+        counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        await world.idle(quiet=0.5, timeout=60)
+        assert game_over(table.channel) and sum(counts) >= 30
+        final = next(m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
+        assert "Ann" in final.embeds[0]["description"] and "Bo" in final.embeds[0]["description"]
+    finally:
+        table.kill_process()
+
+
+def test_engine_and_presenter_agree_on_prompt_kinds():
+    from bot.presenters.pyramido import PRESENTER
+
+    state = GAME.new_game({}, 1, 2)
+    for prompt in GAME.pending(state).values():
+        assert prompt.kind in PRESENTER.kinds
+    assert set(PRESENTER.kinds) == {"turn", "fill_gaps"}
+
+
+async def test_rules_command_answers_from_the_rules_page(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot()
+    try:
+        (ann,) = table.users
+        names = {c["name"] for c in fake_discord.commands(table.guild)}
+        assert "pyramido" in names
+        rec = await ann.slash(table.channel, "pyramido rules", topic="scoring")
+        await table.settle()
+        texts = [m.content for m in [rec.reply, *rec.messages] if m is not None]
+        assert any("Mino's bonus" in t for t in texts)
+        rec = await ann.slash(table.channel, "pyramido rules", topic="rulings")
+        await table.settle()
+        assert any("Ruling" in (m.content or "") for m in [rec.reply, *rec.messages] if m is not None)
+    finally:
+        await table.stop_bot()
+
+
+async def test_time_running_out_plays_a_safe_default_turn(fake_discord, tmp_path):
+    from bot.clock import ManualClock
+
+    clock = ManualClock(1_000_000.0)
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot(clock=clock)
+    try:
+        (ann,) = table.users
+        msg = await lobby(table, ann, seats=2, ai=1, starter="first", time_limit=2.0)
+        await ann.click(msg, label="Start")
+        await table.settle()
+        sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=2, strategy=architect)
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=30, what="Ann's first turn")
+        first = sim.current_prompt()
+        clock.advance(2 * 3600 + 1)
+        table.bot.scheduler.wake()
+        await fake_discord.wait_for(lambda: any("Time ran out for Ann" in m.content for m in table.channel.messages()),
+                                    timeout=20, what="the timeout announcement")
+        await table.settle()
+        assert controls(fake_discord.messages[first.id]) == {}, "the timed-out prompt was closed"
+        game = (await table.bot.service.list_games())[0]
+        view = await table.bot.service.view_seat(game.id, None)
+        assert view["players"][0]["floors"][0]["dominoes"] == 1  # the default turn placed a domino
+        # Ann's next turn arrives and she can play on
+        await fake_discord.wait_for(lambda: sim.current_prompt() is not None and sim.current_prompt().id != first.id,
+                                    timeout=30, what="Ann's next turn")
+    finally:
+        await table.stop_bot()
+
+
+async def test_show_posts_an_architects_pyramid(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot()
+    try:
+        (ann,) = table.users
+        msg = await lobby(table, ann, seats=2, ai=1)
+        await ann.click(msg, label="Start")
+        await table.settle()
+        rec = await ann.slash(table.channel, "pyramido show")
+        await table.settle()
+        replies = [m for m in [rec.reply, *rec.messages] if m is not None]
+        assert any(m.attachments for m in replies), [m.content for m in replies]
+        assert any("pyramid" in (e.get("title") or "").lower() for m in replies for e in m.embeds)
+    finally:
+        await table.stop_bot()
