@@ -170,6 +170,7 @@ def register(cards: list[dict], kind: str) -> None:
         number = card_data["number"]
         CARDS[number] = card_data
         SECTION_COLORS[number] = _section_colors(number)
+        LABELS[number] = f"#{number} {card_data['name']}"
         if kind == "law":
             _LAWS.add(number)
         elif kind == "character":

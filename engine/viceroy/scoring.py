@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import is_character, is_law
+from engine.viceroy.cards import IMAGES, is_character, is_law
 from engine.viceroy.rules import Scorer, rules_for
 
 SET_POINTS = 12
@@ -77,7 +77,10 @@ class ScoreContext:
         magic_bonus = power = 0
         infinite = []
         for slot, entry in pyramid.get("cards", {}).items():
-            for t in entry.get("tokens") or ():
+            tokens = entry.get("tokens") or ()
+            if IMAGES and entry["card"] in IMAGES:
+                tokens = [*tokens, *IMAGES[entry["card"]]]  # token images count like tokens (aristocrats)
+            for t in tokens:
                 kind = t["type"]
                 if kind in counts:
                     counts[kind] += t.get("amount", 1)
