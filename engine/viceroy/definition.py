@@ -74,6 +74,9 @@ class LazyChoices(Mapping[str, Any]):
 
 def _choices(state: dict, seat: int, prompt: dict) -> dict:
     kind = prompt["kind"]
+    module = rules_for(state).prompt_choices.get(kind)
+    if module is not None:
+        return module(state, seat, prompt)
     if kind == "setup":
         return {"hand": list(state["players"][seat]["hand"]), "deal": state["options"]["deal"]}
     if kind == "auction":

@@ -122,6 +122,9 @@ class Ruleset:
     option_checks: list[Callable[[dict], None]] = field(default_factory=list)
     # The baseline AI's choosers for a module's phases and decisions: name -> fn(state, seat, rng) -> action.
     ai: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # What a prompt of a kind offers, for presenters (the game type's pending choices): kind -> fn(state, seat,
+    # prompt) -> dict; a module fills it for its own kinds and for base kinds it changes.
+    prompt_choices: dict[str, Callable[..., dict]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -141,6 +144,7 @@ class Ruleset:
             large_deck=self.large_deck,
             option_checks=list(self.option_checks),
             ai=dict(self.ai),
+            prompt_choices=dict(self.prompt_choices),
         )
 
     def add_law(self, number: int, law: Law) -> None:

@@ -387,12 +387,13 @@ def test_revised_law_67_exchange_swaps_a_domain_token_paid_partly_with_diamonds(
     assert common.held(state, 1) == 1 and common.held(state, 0) == 0
 
 
-def test_revised_law_68_census_counts_the_domain_card():
+def test_revised_law_68_census_counts_characters_and_the_domain_card():
     state = started(["darkness"], 2)
-    cards = with_domain(state, 0, {"1:2": 68, "1:4": 1})
-    cards["1:4"]["tucked"] = [2]
+    cards = with_domain(state, 0, {"1:2": 68, "1:4": 1, "1:6": 80})
+    cards["1:4"]["tucked"] = [2, 81]
     points = score_player(state, 0)["details"]["laws"]
-    assert points == [{"slot": "1:2", "card": 68, "points": 4}]  # domain, Census, Boatswain, tucked card
+    # Domain, Boatswain and the tucked Ambassador; not the laws (Census, Garrison Act, the tucked Arcane Charter).
+    assert points[0] == {"slot": "1:2", "card": 68, "points": 3}
 
 
 def test_revised_law_72_secret_service_gives_a_diamond():

@@ -380,6 +380,14 @@ def _wrap_ai_auction(inner):  # noqa: ANN001, ANN202
     return choose
 
 
+def _auction_choices(state: dict, seat: int, prompt: dict) -> dict:
+    from ..moves import auction_options
+
+    out = auction_options(state, seat)
+    out["diamonds"] = held(state, seat) if auction_offer(state) else 0  # a diamond can bid for any card
+    return out
+
+
 # ------------------------------------------------------------------------------------------- install
 
 
@@ -404,6 +412,9 @@ def install(rules: Ruleset) -> None:
     painting = rules.phases["painting"]
     rules.phases["painting"] = replace(painting, start=start_painting, act=paint, pending=painting_pending)
     rules.views.append(view)
+    rules.prompt_choices["auction"] = _auction_choices
+    rules.prompt_choices["paint"] = lambda state, seat, prompt: {"gems": dict(state["players"][seat]["gems"]),
+                                                                  "diamonds": held(state, seat)}
     rules.ai["painting"] = ai_paint
     rules.ai["diamond_bid"] = ai_diamond_bid
     rules.ai["auction"] = _wrap_ai_auction(rules.ai.get("auction", base_ai_auction))

@@ -19,7 +19,6 @@ import random
 
 from .. import cards as C
 from .. import laws as L
-from .. import pyramid as P
 from ..auction import reveal
 from ..development import play_placed
 from ..errors import IllegalAction
@@ -295,8 +294,13 @@ def _secret_service(state: dict, seat: int, plan: dict, events: list) -> None:
 
 
 def census_points(ctx: ScoreContext, slot: str, entry: dict) -> int:
-    """Revised 68: 1 PP per card in the pyramid, tucked cards and the domain card included."""
-    return P.cards_count(ctx.pyramid)
+    """Revised 68: 1 PP per character card in the pyramid (tucked characters included), 1 for the domain card.
+
+    Tuned by the balance report: counting every card, as the base Census does, made it the strongest card."""
+    total = 0
+    for e in ctx.pyramid["cards"].values():
+        total += (C.is_character(e["card"]) or e["card"] == DOMAIN) + sum(1 for c in e["tucked"] if C.is_character(c))
+    return total
 
 
 REVISED = {
@@ -326,6 +330,14 @@ def ai_keep(state: dict, seat: int, rng: random.Random) -> dict:
     return {"type": "setup", "keep": ranked[: _keep_count(state, seat)]}
 
 
+def domain_choices(state: dict, seat: int, prompt: dict) -> dict:
+    return {"rewards": list(DOMAIN_OPTIONS), "decks": ["character", "law"]}
+
+
+def keep_choices(state: dict, seat: int, prompt: dict) -> dict:
+    return {"hand": _characters_in_hand(state["players"][seat]), "keep": _keep_count(state, seat)}
+
+
 def view(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
     x = state["ext"].get(NAME)
     if x is None:
@@ -349,6 +361,8 @@ class Darkness:
         rules.views.append(view)
         rules.ai["domain"] = ai_domain
         rules.ai["setup"] = ai_keep
+        rules.prompt_choices["domain"] = domain_choices
+        rules.prompt_choices["setup"] = keep_choices
 
 
 MODULE = Darkness()
