@@ -9,7 +9,7 @@ import importlib
 from .api import Game
 
 # Engine packages, each exporting GAME (an engine.api.Game). Order is the order games are offered in.
-GAMES: tuple[str, ...] = ("viceroy", "pyramido")
+GAMES: tuple[str, ...] = ("viceroy", "splendor_duel", "pyramido")
 
 _LOADED: dict[str, Game] = {}
 

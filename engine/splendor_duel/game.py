@@ -393,7 +393,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> list[dict]:
     if not isinstance(action, Mapping):
         raise IllegalAction("bad_action", "An action must be an object with a type.")
     kind = action.get("type")
-    if kind not in PLAN_KEYS:
+    if not isinstance(kind, str) or kind not in PLAN_KEYS:
         raise IllegalAction("bad_action", f"Unknown action {kind!r}: take, reserve, buy, replenish, privileges "
                             "or discard.")
     extra = set(action) - PLAN_KEYS[kind]
@@ -513,7 +513,7 @@ def _act_reserve(state: dict, s: dict, seat: int, action: Mapping, events: list)
     if (card_id is None) == (deck is None):
         raise IllegalAction("reserve_what", "Reserve either a face-up card or the top card of a deck.")
     if card_id is not None:
-        slot = _pyramid_slot(s, card_id)
+        slot = _pyramid_slot(s, card_id) if isinstance(card_id, str) else None
         if slot is None:
             raise IllegalAction("not_face_up", f"{card_id} is not face up in the pyramid.")
         level, index = slot
@@ -552,7 +552,7 @@ def _act_buy(state: dict, s: dict, seat: int, action: Mapping, events: list) -> 
     _spend_privileges(s, seat, _cells(action.get("privileges"), "privilege tokens"), events)
     me = s["players"][seat]
     card_id = action.get("card")
-    if card_id not in CARDS:
+    if not isinstance(card_id, str) or card_id not in CARDS:
         raise IllegalAction("bad_card", f"{card_id!r} is not a jewel card.")
     card = CARDS[card_id]
     slot = _pyramid_slot(s, card_id)

@@ -211,23 +211,29 @@ def determinize(state: dict, seat: int, rng: random.Random) -> dict:
     return out
 
 
+def _words(value: object) -> str:
+    return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
+
+
 def describe(action: dict) -> str:
     """A short text of an action, for records and logs."""
     kind = action.get("type")
     parts: list[str] = []
     if action.get("privileges"):
-        parts.append(f"privileges on {', '.join(action['privileges'])}")
+        parts.append(f"privileges on {_words(action['privileges'])}")
     if kind == "privileges":
-        parts.append(f"privileges on {', '.join(action.get('tokens') or [])}")
+        parts.append(f"privileges on {_words(action.get('tokens') or [])}")
     elif kind == "replenish":
         parts.append("replenish the board")
     elif kind == "take":
-        parts.append(f"take {', '.join(action.get('tokens') or [])}")
+        parts.append(f"take {_words(action.get('tokens') or [])}")
     elif kind == "reserve":
-        what = label(action["card"]) if action.get("card") in CARDS else f"the top of deck {action.get('deck')}"
+        card = action.get("card")
+        what = label(card) if isinstance(card, str) and card in CARDS else f"the top of deck {action.get('deck')}"
         parts.append(f"gold from {action.get('gold')}, reserve {what}")
     elif kind == "buy":
-        text = f"buy {label(action['card'])}" if action.get("card") in CARDS else "buy"
+        card = action.get("card")
+        text = f"buy {label(card)}" if isinstance(card, str) and card in CARDS else "buy"
         if action.get("joker"):
             text += f" as {action['joker']}"
         if action.get("take"):
@@ -240,10 +246,12 @@ def describe(action: dict) -> str:
             text += f", steal {action['royal_steal']}"
         parts.append(text)
     elif kind == "discard":
-        parts.append("return " + ", ".join(f"{n} {k}" for k, n in (action.get("tokens") or {}).items()))
+        tokens = action.get("tokens")
+        parts.append("return " + (", ".join(f"{n} {k}" for k, n in tokens.items()) if isinstance(tokens, dict)
+                                  else _words(tokens)))
     else:
         parts.append(str(kind))
-    if action.get("discard"):
+    if isinstance(action.get("discard"), dict) and action["discard"]:
         parts.append("return " + ", ".join(f"{n} {k}" for k, n in action["discard"].items() if n))
     return "; ".join(parts)
 

@@ -1,0 +1,131 @@
+"""Splendor Duel through the real bot and discord.py on the fake Discord: whole games, AI, closed DMs,
+and no blind reserve in any public message or image."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+
+from PIL import Image
+
+from bot.autoplay import game_over
+from bot.localdiscord import FakeChannel, FakeUser
+from engine.splendor_duel import GAME
+from rendering.splendor_duel import render_table
+from tests.bot.harness import Table, new_table
+from tests.splendor_duel.sim import SplendorPlayer
+
+COMMAND = "splendor_duel"
+
+
+async def open_lobby(table: Table, host: FakeUser, **options):
+    rec = await host.slash(table.channel, f"{COMMAND} new", **options)
+    await table.settle()
+    assert rec.reply is not None and rec.reply.embeds, "the lobby was not posted"
+    return rec.reply
+
+
+async def play_to_end(table: Table, players: list[FakeUser], blind: bool = False) -> list[int]:
+    sims = [SplendorPlayer(table.world, u, table.channel, seed=i) for i, u in enumerate(players)]
+    for sim in sims:
+        sim.blind = blind
+    counts = await asyncio.gather(*(s.run(timeout=400) for s in sims))
+    await table.world.idle(timeout=30)
+    return list(counts)
+
+
+async def secret_cards(table: Table, game_id: int) -> set[str]:
+    """Cards still reserved blind when the game ended: never revealed, so never named in public."""
+    state = await table.bot.service.full_state(game_id)
+    return {c for pl in state["players"] for c, blind in pl["reserved"] if blind}
+
+
+def assert_no_blind_reserve_in_public(channel: FakeChannel, secret: set[str]) -> None:
+    for msg in channel.messages():
+        text = msg.content + json.dumps(msg.embeds)
+        for card in secret:
+            assert card not in text, f"blind reserve {card} named in the channel: {text[:200]}"
+
+
+async def test_two_people_play_to_the_end(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"])
+    await table.start_bot()
+    try:
+        ann, bo = table.users
+        lobby = await open_lobby(table, ann)
+        await bo.click(lobby, label="Join")
+        await table.settle()
+        await ann.click(lobby, label="Start")
+        counts = await play_to_end(table, [ann, bo])
+        assert game_over(table.channel) and all(c > 5 for c in counts)
+        game = (await table.bot.service.list_games(statuses=("finished",)))[0]
+        assert game.kind == "splendor_duel"
+        tables = [m for m in table.channel.messages() if "table.png" in m.filenames]
+        assert tables and Image.open(io.BytesIO(tables[-1].embed_image())).format == "PNG"
+    finally:
+        await table.stop_bot()
+
+
+async def test_person_against_the_ai(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann"])
+    await table.start_bot()
+    try:
+        (ann,) = table.users
+        rules = await ann.slash(table.channel, f"{COMMAND} rules", topic="rulings")
+        await table.settle()
+        assert "Ruling" in rules.reply.content and "blind" in rules.reply.content
+        lobby = await open_lobby(table, ann, ai=1)
+        await ann.click(lobby, label="Start")
+        await play_to_end(table, [ann])
+        assert game_over(table.channel)
+    finally:
+        await table.stop_bot()
+
+
+async def test_player_with_dms_closed_plays_from_my_screen(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Cy"], closed=("Cy",))
+    await table.start_bot()
+    try:
+        ann, cy = table.users
+        lobby = await open_lobby(table, ann)
+        await cy.click(lobby, label="Join")
+        await table.settle()
+        await ann.click(lobby, label="Start")
+        await play_to_end(table, [ann, cy])
+        assert cy.dms() == [], "Cy never got a DM"
+        assert game_over(table.channel)
+    finally:
+        await table.stop_bot()
+
+
+async def test_secrecy_scan_no_blind_reserve_in_public_messages_images_or_the_opponents_dms(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"])
+    await table.start_bot()
+    try:
+        ann, bo = table.users
+        lobby = await open_lobby(table, ann)
+        await bo.click(lobby, label="Join")
+        await table.settle()
+        await ann.click(lobby, label="Start")
+        await play_to_end(table, [ann, bo], blind=True)
+        game = (await table.bot.service.list_games(statuses=("finished",)))[0]
+        state = await table.bot.service.full_state(game.id)
+        secret = {seat: {c for c, blind in pl["reserved"] if blind} for seat, pl in enumerate(state["players"])}
+        assert secret[0] or secret[1], "the players kept no blind reserve: the scan would prove nothing"
+        assert_no_blind_reserve_in_public(table.channel, secret[0] | secret[1])
+        seat_of = {s.user_id: s.seat for s in game.seats}
+        for user in (ann, bo):
+            other = 1 - seat_of[user.id]
+            for msg in user.dms() + user.ephemerals():
+                text = msg.content + json.dumps(msg.embeds)
+                assert not any(c in text for c in secret[other]), f"{user.name} saw the opponent's blind reserve"
+        # The posted table picture is the public view's picture, which never depends on blind identities.
+        names = {s.seat: s.display_name for s in game.seats}
+        last = [m for m in table.channel.messages() if "table.png" in m.filenames][-1]
+        assert last.embed_image() == render_table(GAME.view(state, None), names)
+        other = GAME.determinize(state, 0, random.Random(1))
+        assert render_table(GAME.view(other, None), names) == render_table(GAME.view(state, None), names)
+    finally:
+        await table.stop_bot()
