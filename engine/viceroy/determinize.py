@@ -244,7 +244,7 @@ def _scrub_queue(out: dict, seat: int, rng: random.Random) -> None:
     """Hidden parts of the other seats' steps still waiting in the resolution queue are re-drawn."""
     for step in out["queue"]:
         owner = step.get("seat")
-        if step["op"] in ("auction_resolve", "bids"):
+        if step["op"] in ("auction_resolve", "bids", "diamond_bids_done"):  # (a module's diamond-bid step too)
             for key, choice in step["choices"].items():
                 if key != str(seat):
                     choice.pop("gems", None)
