@@ -90,6 +90,7 @@ class Tx:
         # Unfired timers read with the game (load_game), so the timer sync of the same transaction needs no
         # round trip; dropped at the first timer write.  Lives as long as the transaction, no longer.
         self._timers: dict[int, list[TimerRow]] = {}
+        self._drafts: dict[int, dict[int, tuple[str, dict]]] = {}  # the same for the game's drafts
 
     # ------------------------------------------------------------ driver primitives
     async def _run(self, plan: Plan) -> Any:
@@ -115,6 +116,7 @@ class Tx:
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         """Run one statement now (``?`` placeholders) and return the number of rows it changed."""
         self._timers.clear()
+        self._drafts.clear()
         return int(await self._run(_single("write", sql, args)))
 
     async def _before_commit(self) -> None:
@@ -180,6 +182,8 @@ class Tx:
             return bundle
         self._timers[game_id] = [_timer(r) for r in (yield (
             "all", f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0 ORDER BY due_at, id", (game_id,)))]
+        self._drafts[game_id] = {r[0]: (r[1], json.loads(r[2])) for r in (yield (
+            "all", "SELECT seat, prompt_key, data FROM drafts WHERE game_id=?", (game_id,)))}
         try:
             bundle.snapshot = yield from self._snapshot_plan(game_id)
         except CorruptSnapshot as exc:
@@ -446,16 +450,22 @@ class Tx:
         """Shrink a finished game: one compressed public-log row, no stored submission results (they
         only serve retries of a live interaction), no drafts and no timers."""
         self._timers.pop(game_id, None)
+        self._drafts.pop(game_id, None)
         await self._run(self._pack_plan(game_id))
 
     # ------------------------------------------------------------ drafts
     async def get_draft(self, game_id: int, seat: int) -> tuple[str, dict] | None:
+        cached = self._drafts.get(game_id)
+        if cached is not None:
+            found = cached.get(seat)
+            return (found[0], json.loads(compact_json(found[1]))) if found else None  # a copy: callers edit drafts
         row = await self._one("SELECT prompt_key, data FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
         return (row[0], json.loads(row[1])) if row else None
 
     async def put_draft(self, game_id: int, seat: int, prompt_key: str, data: dict | None, *,
                         now: float | None = None) -> None:
         """Store the seat's draft for `prompt_key` (replacing any earlier one); None deletes it."""
+        self._drafts.pop(game_id, None)
         if data is None:
             await self._write("DELETE FROM drafts WHERE game_id=? AND seat=?", (game_id, seat))
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -54,8 +54,36 @@ class PgTx(Tx):
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
         self._conn = conn
+        # Writes nobody reads the result of wait for the next read or the commit; runs of the same
+        # statement go as one executemany (fewer round trips: a new prompt's deadline and reminders).
+        self._queued: list[tuple[str, list]] = []
         if write:
             self._lock_clause = " FOR UPDATE"
+
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> None:
+        await self._write_many(sql, [args])
+
+    async def _write_many(self, sql: str, rows: list[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        if not self.write:
+            await self._do(("many", sql, rows))
+        elif self._queued and self._queued[-1][0] == sql:
+            self._queued[-1][1].extend(rows)
+        else:
+            self._queued.append((sql, list(rows)))
+
+    async def _flush(self) -> None:
+        queued, self._queued = self._queued, []
+        for sql, rows in queued:
+            if len(rows) == 1:
+                await self._conn.execute(translate(sql), *rows[0])
+            else:
+                await self._conn.executemany(translate(sql), rows)
+
+    async def _before_commit(self) -> None:
+        await super()._before_commit()
+        await self._flush()
 
     async def _do(self, req: Request) -> Any:
         op, sql, args = req
@@ -74,6 +102,8 @@ class PgTx(Tx):
         raise ValueError(f"unknown request {op!r}")
 
     async def _run(self, plan: Plan) -> Any:
+        if self._queued:
+            await self._flush()
         try:
             req = next(plan)
             while True:

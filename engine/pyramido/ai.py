@@ -116,7 +116,44 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     if G.gaps_after(state, seat, best[6]) != 0:
         _, candidates = _best(state, spots, gems, keep=True)
         best = _safest(state, seat, candidates, len(G.unused_cards(player)))
-    return _as_action(state, best)
+    action = _as_action(state, best)
+    if state["floor"] == geo.FLOORS and G.unused_cards(player):
+        action["card"] = _final_card(player, action)
+    return action
+
+
+def _final_card(player: dict, action: dict) -> dict | None:
+    """On the top floor the last domino decides the floor's areas: a single block card of the right colour
+    on the block without the gem (scored with its own gem) can join a large area below. Worth it when it gains
+    at least 2 points (an unused card only breaks ties)."""
+    gem = action["gem"]
+    piece = {"d": action["domino"], "at": action["at"], "dir": action["dir"], "gem": gem, "card": None}
+    used_gem = None if gem is None else DOMINOES[action["domino"]][0 if gem == "a" else 1][0]
+    free_gems = [c for c in player["gems"] if c != used_gem]
+
+    lower = sc.lower_layers(player, geo.FLOORS)
+
+    def score(card: dict | None) -> int:
+        trial = dict(player)
+        trial["floors"] = player["floors"][:3] + [[dict(piece, card=card)]]
+        return sc.score_floor(trial, geo.FLOORS, lower)["total"]
+
+    best, best_gain = None, 1
+    base = score(None)
+    for card in G.unused_cards(player):
+        for side in CARD_FACES[card]:
+            if side not in free_gems:
+                continue  # an unscored card adds little: keep it for the tie-break
+            for block in ("a", "b"):
+                if block == gem:
+                    continue
+                option = {"card": card, "side": side, "block": block, "icon": "tl", "gem": True}
+                gain = score(option) - base
+                if gain > best_gain:
+                    best, best_gain = option, gain
+    if best is None:
+        return None
+    return {k: best[k] for k in ("card", "side", "block", "icon")}
 
 
 def ranked_actions(state: dict, seat: int, rng: random.Random, count: int = 8) -> list[dict]:

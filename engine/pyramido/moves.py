@@ -61,4 +61,7 @@ def default_action(state: dict, seat: int) -> dict:
     """What an architect who let the time run out plays: the baseline AI's safe choice, without a card."""
     from .ai import choose_action
 
-    return choose_action(state, seat, random.Random(state["step"]))
+    action = choose_action(state, seat, random.Random(state["step"]))
+    if action["type"] == "place":
+        action["card"] = None  # a player's single block cards are theirs to spend, not the clock's
+    return action

@@ -122,9 +122,16 @@ def areas(grid: dict[Cell, tuple[str, bool, int, str | None]]) -> list[dict]:
     return out
 
 
-def _flat_areas(player: dict, top_floor: int) -> list[dict]:
+def lower_layers(player: dict, top_floor: int) -> list[tuple]:
+    """The floors below ``top_floor`` as ``_flat_areas`` reads them (to score several top floors on them)."""
+    return [(floor - 1, False, floor_blocks(player, floor)) for floor in range(1, top_floor)]
+
+
+def _flat_areas(player: dict, top_floor: int, lower: list[tuple] | None = None) -> list[dict]:
     """Areas as ``areas(visible(...))`` gives them, on flat arrays (the scoring runs 16 times a game)."""
-    layers = [(floor - 1, floor == top_floor, floor_blocks(player, floor)) for floor in range(1, top_floor + 1)]
+    if lower is None:
+        lower = lower_layers(player, top_floor)
+    layers = [*lower, (top_floor - 1, True, floor_blocks(player, top_floor))]
     shape = player.get("shape")
     if shape:
         qx0 = qy0 = 0
@@ -178,9 +185,10 @@ def _flat_areas(player: dict, top_floor: int) -> list[dict]:
     return out
 
 
-def score_floor(player: dict, floor: int) -> dict:
-    """The floor's score sheet: each scored area, Mino's bonus (the smallest scored area once more), total."""
-    scored = [a for a in _flat_areas(player, floor) if a["gem"]]
+def score_floor(player: dict, floor: int, lower: list[tuple] | None = None) -> dict:
+    """The floor's score sheet: each scored area, Mino's bonus (the smallest scored area once more), total.
+    ``lower``: ``lower_layers(player, floor)`` when already worked out."""
+    scored = [a for a in _flat_areas(player, floor, lower) if a["gem"]]
     rows = [{"colour": a["colour"], "icons": a["icons"], "cells": a["cells"]} for a in scored]
     mino = min(rows, key=lambda a: a["icons"]) if rows else None
     area_points = sum(a["icons"] for a in rows)

@@ -189,15 +189,20 @@ async def test_sigkill_restart_mid_floor_loses_nothing(fake_discord, tmp_path):
                     played += 1
             await world.idle(quiet=0.2, timeout=30)
         assert played >= 6
+        await world.wait_for(lambda: any(s.current_prompt() is not None for s in sims), timeout=120,
+                             what="the next turn's prompt")
         waiting = next(s for s in sims if s.current_prompt() is not None)
         prompt = waiting.current_prompt()
         domino = controls(prompt)["domino"]
         await waiting._select(prompt, domino, [domino["options"][0]["value"]])
+        await world.wait_for(lambda: waiting._chosen(controls(prompt)["domino"]), timeout=60,
+                             what="the plan's domino shown as chosen")
         table.kill_process()
         await _start(table)
         # the prompt from before the restart still works, and the plan chosen so far is kept
-        await waiting._select(prompt, controls(prompt)["domino"], [domino["options"][0]["value"]])
-        assert waiting._chosen(controls(prompt)["domino"])
+        await waiting._select(prompt, controls(prompt)["domino"], [domino["options"][1]["value"]])
+        await world.wait_for(lambda: controls(prompt)["domino"]["options"][1].get("default"), timeout=120,
+                             what="the restarted bot to take the click on the old prompt")
         counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
         await world.idle(quiet=0.5, timeout=60)
         assert game_over(table.channel) and sum(counts) >= 30

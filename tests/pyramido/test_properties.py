@@ -184,3 +184,26 @@ def test_views_are_json_and_show_only_pile_tops():
         json.dumps(v)
         for pile in v["piles"]:
             assert set(pile) == {"pile", "count", "top"}
+
+
+def test_ai_spends_a_single_block_card_on_the_top_floor_only_when_it_scores_more():
+    from engine.pyramido import scoring as sc
+
+    used = 0
+    for seed in range(12):
+        state = GAME.new_game({}, 500 + seed, 4)
+        rng = random.Random(seed)
+        while not state["over"]:
+            seat = state["turn"]
+            action = GAME.choose_action(state, seat, rng)
+            if action["type"] == "place" and action["card"] is not None:
+                assert state["floor"] == 4
+                trial = copy.deepcopy(state)
+                GAME.apply(trial, seat, dict(action, card=None))
+                GAME.apply(state, seat, action)
+                with_card = sc.score_floor(state["players"][seat], 4)["total"]
+                assert with_card >= sc.score_floor(trial["players"][seat], 4)["total"] + 2
+                used += 1
+                continue
+            GAME.apply(state, seat, action)
+    assert used > 0

@@ -130,6 +130,14 @@ async def test_expiry_while_down_applied_once_and_stale_reminders_skipped(tmp_pa
     await st.close()
 
 
+async def until(condition, timeout: float = 20.0) -> None:
+    """Wait for the background loop to have done something (the machine may be busy: no fixed count)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.005)
+
+
 async def test_background_loop_wakes_on_fake_clock(service, clock):
     got = Collector()
     sched = Scheduler(service, got, clock=clock, poll_interval=10 * DAY)
@@ -138,16 +146,10 @@ async def test_background_loop_wakes_on_fake_clock(service, clock):
     await asyncio.sleep(0.01)
     assert got.outcomes == []
     clock.advance(300)  # half time reminder
-    for _ in range(100):
-        await asyncio.sleep(0.001)
-        if got.outcomes:
-            break
+    await until(lambda: got.outcomes)
     assert len(got.outcomes) == 1 and isinstance(got.outcomes[0], Reminder)
     clock.advance(300)
-    for _ in range(100):
-        await asyncio.sleep(0.001)
-        if len(got.outcomes) == 2:
-            break
+    await until(lambda: len(got.outcomes) == 2)
     await sched.stop()
     assert isinstance(got.outcomes[1], ActionResult) and got.outcomes[1].timed_out == [0]
 

@@ -112,3 +112,19 @@ async def test_older_database_gains_the_drafts_table(tmp_path):
             assert await tx.get_draft(gid, 0) == ("k", {"x": 1})
     finally:
         await st.close()
+
+
+async def test_drafts_read_with_the_game_follow_writes_in_the_transaction(storage):
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:
+        await tx.put_draft(gid, 0, "k", {"card": 1})
+    async with storage.transaction() as tx:
+        await tx.load_game(gid)  # reads the drafts along
+        draft = await tx.get_draft(gid, 0)
+        assert draft == ("k", {"card": 1})
+        draft[1]["card"] = 99  # a copy: editing it changes nothing stored
+        assert await tx.get_draft(gid, 0) == ("k", {"card": 1})
+        await tx.put_draft(gid, 1, "k", {"card": 2})
+        assert await tx.get_draft(gid, 1) == ("k", {"card": 2})
+        await tx.put_draft(gid, 0, "k", None)
+        assert await tx.get_draft(gid, 0) is None

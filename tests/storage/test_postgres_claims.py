@@ -1,0 +1,78 @@
+"""PostgreSQL only: how deadlines behave when another process holds them or dies holding them."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+import asyncpg
+
+import tests.service.toygame  # noqa: F401  (registers "toy")
+from bot.clock import ManualClock
+from bot.service import ActionResult, GameService
+from bot.storage import Storage
+from tests.service.conftest import started_game
+
+DAY = 24 * 3600.0
+
+
+async def two_processes(pg_cluster):
+    url = pg_cluster.database_url(await pg_cluster.create_database(template=pg_cluster.template))
+    clock = ManualClock(1_800_000_000.0)
+    seeds = itertools.count(1)
+    storages = [await Storage.open(url) for _ in range(2)]
+    return url, clock, storages, [GameService(s, clock=clock, seed_source=lambda: next(seeds)) for s in storages]
+
+
+async def deadline_of(service: GameService) -> int:
+    return next(t for t, kind, _ in await service.due_timer_ids() if kind == "deadline")
+
+
+async def test_a_deadline_held_by_another_process_is_skipped(pg_cluster):
+    url, clock, storages, (a, b) = await two_processes(pg_cluster)
+    try:
+        await started_game(a, humans=2, time_limit=DAY)
+        clock.advance(DAY + 1)
+        timer_id = await deadline_of(a)
+        other = await asyncpg.connect(url)  # a process busy firing it: the timer row is locked
+        try:
+            async with other.transaction():
+                await other.execute("SELECT id FROM timers WHERE id=$1 FOR UPDATE", timer_id)
+                assert await asyncio.wait_for(b.fire_timer(timer_id), timeout=60) is None
+        finally:
+            await other.close()
+        # released without firing (the other process rolled back): the next wake-up fires it
+        assert isinstance(await a.fire_timer(timer_id), ActionResult)
+        assert await b.fire_timer(timer_id) is None
+    finally:
+        for s in storages:
+            await s.close()
+
+
+async def test_a_process_killed_mid_claim_leaves_the_deadline_to_the_next(pg_cluster):
+    url, clock, storages, (a, b) = await two_processes(pg_cluster)
+    try:
+        gid, _ = await started_game(a, humans=2, time_limit=DAY)
+        clock.advance(DAY + 1)
+        timer_id = await deadline_of(a)
+        dying = await asyncpg.connect(url)
+        tr = dying.transaction()
+        await tr.start()
+        await dying.execute("SELECT id FROM games WHERE id=$1 FOR UPDATE", gid)
+        await dying.execute("UPDATE timers SET fired=1 WHERE id=$1", timer_id)  # claimed, not committed
+        firing = asyncio.create_task(b.fire_timer(timer_id))  # waits for the game lock
+        async def blocked() -> None:  # until b's transaction waits on the dying process's lock
+            while not await storages[0]._pool.fetchval(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type='Lock'"
+                    " AND datname=current_database()"):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(blocked(), timeout=60)
+        dying.terminate()  # the process dies: its socket closes, the server rolls its transaction back
+        result = await asyncio.wait_for(firing, timeout=60)
+        assert isinstance(result, ActionResult) and len(result.timed_out) == 1
+        async with storages[1].reading() as tx:
+            assert [r.kind for r in await tx.actions(gid)].count("timeout") == 1
+    finally:
+        for s in storages:
+            await s.close()
