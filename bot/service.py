@@ -789,7 +789,7 @@ class GameService:
                 out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt,
                                         prompt.key, prompt.waiting, deadline)
         if changed and self.on_timers_changed is not None:
-            self.on_timers_changed()
+            tx.after_commit(self.on_timers_changed)  # another connection must be able to see the timers
         return out
 
     async def next_timer_due(self) -> float | None:
