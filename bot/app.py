@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -12,6 +13,7 @@ from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
+from bot.storage.base import is_postgres_url
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +38,17 @@ class GameMasterBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
         self.announcer = None
+        self.handling: set[asyncio.Task] = set()  # interaction handlers running now (see drain)
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
 
     async def setup_hook(self) -> None:
         from bot.games import game_type
         from cogs.announcer import Announcer
 
-        self.storage = await Storage.open(self.settings.db_path)  # a path (folder created) or a PostgreSQL URL
+        # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
+        sqlite = not is_postgres_url(str(self.settings.db_path))
+        options = {"synchronous": self.settings.db_sync} if sqlite else {}
+        self.storage = await Storage.open(self.settings.db_path, **options)
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:
@@ -64,7 +70,10 @@ class GameMasterBot(commands.Bot):
             log.info("slash commands synced globally")
 
     async def drain(self) -> None:
-        """Wait until every background announcement is done."""
+        """Wait until every click being handled and every background announcement is done."""
+        me = asyncio.current_task()
+        while pending := [t for t in self.handling if t is not me and not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
         if self.announcer is not None:
             await self.announcer.drain()
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DB = "var/viceroy.db"
+DB_SYNC_MODES = ("NORMAL", "FULL")
 
 
 class ConfigError(ValueError):
@@ -24,6 +25,8 @@ class Settings:
     log_level: str
     demo_dir: Path
     fake_discord: str | None
+    # SQLite's synchronous pragma: NORMAL survives a killed process, FULL also a power cut.
+    db_sync: str = "NORMAL"
 
 
 def _int(env: Mapping[str, str], name: str) -> int | None:
@@ -69,6 +72,9 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"VICEROY_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {level!r}")
     token = env.get("DISCORD_TOKEN", "").strip() or None
+    db_sync = env.get("VICEROY_DB_SYNC", "").strip().upper() or "NORMAL"
+    if db_sync not in DB_SYNC_MODES:
+        raise ConfigError(f"VICEROY_DB_SYNC must be FULL or NORMAL, got {env.get('VICEROY_DB_SYNC', '').strip()!r}")
     return Settings(
         token=token,
         db_path=_database(env.get("VICEROY_DB", DEFAULT_DB).strip() or DEFAULT_DB),
@@ -78,4 +84,5 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         log_level=level,
         demo_dir=Path(env.get("VICEROY_DEMO_DIR", "demo-output").strip() or "demo-output"),
         fake_discord=env.get("VICEROY_FAKE_DISCORD", "").strip() or None,
+        db_sync=db_sync,
     )

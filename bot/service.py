@@ -6,12 +6,13 @@ subclass whose `.message` can be shown to the player as is.  See docs/service.md
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
 import secrets
 import zlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -305,6 +306,16 @@ class GameService:
         self.on_timers_changed = on_timers_changed
         self.state_reads = 0  # game states loaded (decoded or rebuilt): benchmarks count them per click
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction; the scheduler is woken only once it is committed (with PostgreSQL another
+        connection would otherwise read the timers before they exist, and sleep past them)."""
+        async with self.storage.transaction() as tx:
+            tx.timers_changed = False
+            yield tx
+        if tx.timers_changed and self.on_timers_changed is not None:
+            self.on_timers_changed()
+
     # ------------------------------------------------------------ loading
 
     def _kind(self, name: str) -> GameKind:
@@ -375,7 +386,7 @@ class GameService:
     async def _repair_if_needed(self, loaded: _Loaded) -> None:
         if not loaded.repaired or loaded.state is None:
             return
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await tx.game(loaded.game.id)
             if game is None or game.version != loaded.game.version:
                 return  # someone wrote in between; their write stored a good snapshot
@@ -418,7 +429,7 @@ class GameService:
         if limit is not None and limit <= 0:
             raise BadOptions("The time limit must be positive (or none).")
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             existing = await tx.open_game_in_channel(channel_id)
             if existing is not None:
                 what = "lobby" if existing.status == "lobby" else "game"
@@ -437,7 +448,7 @@ class GameService:
         return game
 
     async def join(self, game_id: int, user_id: int, display_name: str) -> GameInfo:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._lobby(tx, game_id)
             seats = await tx.seats(game_id)
             if any(s.user_id == user_id for s in seats):
@@ -452,7 +463,7 @@ class GameService:
 
     async def add_ai(self, game_id: int, by_user_id: int, display_name: str | None = None, *,
                      admin: bool = False) -> GameInfo:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._lobby(tx, game_id)
             self._require_host(game, by_user_id, admin)
             seats = await tx.seats(game_id)
@@ -467,7 +478,7 @@ class GameService:
 
     async def remove_seat(self, game_id: int, seat: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
         """Lobby only: the host removes a seat (typically an AI)."""
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._lobby(tx, game_id)
             self._require_host(game, by_user_id, admin)
             seats = await tx.seats(game_id)
@@ -493,7 +504,7 @@ class GameService:
     async def leave(self, game_id: int, user_id: int) -> GameInfo | ActionResult:
         """In a lobby the seat is removed (empty lobby -> abandoned, host passes on).  In a running game the
         seat is handed to an AI, and the result of that (AI moves etc.) is returned."""
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._game(tx, game_id)
             seats = await tx.seats(game_id)
             mine = [s for s in seats if s.user_id == user_id]
@@ -515,7 +526,7 @@ class GameService:
         if seconds is not None and seconds <= 0:
             raise BadOptions("The time limit must be positive (or none).")
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._game(tx, game_id)
             self._require_host(game, by_user_id, admin)
             if game.status in ("finished", "abandoned"):
@@ -531,7 +542,7 @@ class GameService:
     async def start(self, game_id: int, by_user_id: int, options: dict | None = None, *, admin: bool = False,
                     seed: int | None = None) -> ActionResult:
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._lobby(tx, game_id)
             self._require_host(game, by_user_id, admin)
             kind = self._kind(game.kind)
@@ -557,7 +568,7 @@ class GameService:
             return await self._commit(tx, loaded, [], [started], now)
 
     async def abandon(self, game_id: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._game(tx, game_id)
             self._require_host(game, by_user_id, admin)
             if game.status in ("finished", "abandoned"):
@@ -579,7 +590,7 @@ class GameService:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -597,7 +608,7 @@ class GameService:
                               prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -788,8 +799,8 @@ class GameService:
                 deadline = next((t.due_at for t in timers if t.kind == "deadline"), None)
                 out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt,
                                         prompt.key, prompt.waiting, deadline)
-        if changed and self.on_timers_changed is not None:
-            tx.after_commit(self.on_timers_changed)  # another connection must be able to see the timers
+        if changed:
+            tx.timers_changed = True  # the scheduler is told after the commit (see _transaction)
         return out
 
     async def next_timer_due(self) -> float | None:
@@ -799,7 +810,7 @@ class GameService:
     async def skip_missed_reminders(self, before: float | None = None) -> int:
         """Mark reminders that are already past as sent without sending them (used at start-up)."""
         when = self.clock.now() if before is None else before
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             return await tx.skip_reminders_before(when)
 
     async def due_timer_ids(self, now: float | None = None, limit: int = 100) -> list[tuple[int, str, float]]:
@@ -811,7 +822,7 @@ class GameService:
         """Fire one due timer, at most once.  A deadline applies the engine's default action for the seat
         (logged as kind 'timeout'); a reminder returns a Reminder.  Obsolete timers return None."""
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             timer = await tx.timer(timer_id)
             if timer is None or timer.fired or timer.due_at > now:
                 return None
@@ -852,7 +863,7 @@ class GameService:
                            by_user_id: int | None = None, admin: bool = False) -> ActionResult:
         """Give a seat to another user, or to an AI when new_user_id is None.  AI seats act at once."""
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._game(tx, game_id)
             self._require_host(game, by_user_id, admin)
             loaded = await self._load_active(tx, game_id)
@@ -873,7 +884,7 @@ class GameService:
         """Record whether the bot can DM this user (applies to their open games)."""
         if status not in ("unknown", "open", "closed"):
             raise ValueError(status)
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.set_dm_status(user_id, status)
 
     # ------------------------------------------------------------ undo
@@ -882,7 +893,7 @@ class GameService:
         """Roll back the last public step (the last completed step that contains a player's move) together
         with anything submitted after it.  The log keeps everything; an 'undo' entry cancels the moves."""
         now = self.clock.now()
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             game = await self._game(tx, game_id)
             self._require_host(game, by_user_id, admin)
             loaded = await self._load_active(tx, game_id)
@@ -1011,7 +1022,7 @@ class GameService:
 
     async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
         """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.put_draft(game_id, seat, (draft or {}).get("key", ""), draft, now=self.clock.now())
 
     async def table_state(self, game_id: int) -> ActionResult:
@@ -1064,7 +1075,7 @@ class GameService:
             return await tx.get_pref(user_id, key)
 
     async def set_pref(self, user_id: int, key: str, value: str | None) -> None:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.set_pref(user_id, key, value)
 
     async def prefs(self, user_id: int) -> dict[str, str]:
@@ -1074,7 +1085,7 @@ class GameService:
     async def record_prompt_message(self, game_id: int, seat: int | None, message_id: int, channel_id: int,
                                     purpose: str, *, prompt_key: str | None = None,
                                     version: int | None = None) -> int:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             return await tx.add_prompt_message(game_id, seat, message_id, channel_id, purpose, prompt_key,
                                                version, self.clock.now())
 
@@ -1095,7 +1106,7 @@ class GameService:
         return out
 
     async def retire_prompt_messages(self, ids: list[int]) -> None:
-        async with self.storage.transaction() as tx:
+        async with self._transaction() as tx:
             await tx.deactivate_prompt_messages(ids)
 
 

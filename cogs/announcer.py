@@ -26,7 +26,7 @@ from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.texts import names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
-from .discord_ui import message_kwargs, refile
+from .discord_ui import message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -50,6 +50,9 @@ class Announcer:
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
         self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
+        # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
+        # it again (in memory: after a restart the first edit uploads it once).
+        self._pictures: dict[int, discord.Attachment] = {}
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -111,13 +114,21 @@ class Announcer:
         return None
 
     async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
+        return await self.edit_message(channel_id, message_id, **kwargs) is not None
+
+    async def edit_message(self, channel_id: int, message_id: int, **kwargs: Any) -> discord.Message | None:
         if not message_id:
-            return False
+            return None
         try:
-            await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
-            return True
+            return await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs)
         except discord.HTTPException:
-            return False
+            return None
+
+    def remember_picture(self, msg: discord.Message | None) -> None:
+        """Remember which file a table message's picture is (see _edit_table)."""
+        picture = shown_picture(msg)
+        if msg is not None and picture is not None:
+            self._pictures[msg.id] = picture
 
     # ---------------------------------------------------------------- announcing
 
@@ -265,20 +276,35 @@ class Announcer:
                     await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
                 spec = presenter.table(ctx, with_image=True)
                 msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+                self.remember_picture(msg)
                 if msg is not None:
                     await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
                                                              prompt_key=table_key)
             else:
-                spec = presenter.table(ctx, with_image=False)
-                spec.image = None
-                kwargs = await message_kwargs(spec, presenter.embed_color)
-                embed = kwargs.get("embed")
-                picture = presenter.table(ctx, with_image=True).image if embed is not None else None
-                if picture is not None:
-                    embed.set_image(url=f"attachment://{picture.filename}")  # keep the posted picture
-                m = todo.table_edit
-                if embed is not None and not await self.edit(m.channel_id, m.message_id, embed=embed):
-                    log.warning("could not edit the table message of game %s", result.game_id)
+                await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+
+    async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
+        """New text under the same picture. Discord resolves ``attachment://`` only against the files of the
+        same request, so the edit names the posted file in its attachments list (nothing uploaded); when that
+        file is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
+        spec = presenter.table(ctx, with_image=False)
+        spec.image = None
+        kwargs = await message_kwargs(spec, presenter.embed_color)
+        embed = kwargs.get("embed")
+        if embed is None:
+            return
+        kept = self._pictures.get(m.message_id)
+        if kept is not None:
+            embed.set_image(url=f"attachment://{kept.filename}")
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed, attachments=[kept])
+        else:
+            full = await message_kwargs(presenter.table(ctx, with_image=True), presenter.embed_color)
+            file = full.get("file")
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=full.get("embed", embed),
+                                             attachments=[file] if file is not None else [])
+            self.remember_picture(edited)
+        if edited is None:
+            log.warning("could not edit the table message of game %s", game_id)
 
     def seat_ctx(self, result: ActionResult, seat: int) -> SeatCtx | None:
         p = result.pending.get(seat)

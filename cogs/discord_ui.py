@@ -144,6 +144,26 @@ async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPL
     return kwargs
 
 
+def shown_picture(message: discord.Message | None, filename: str | None = None) -> discord.Attachment | None:
+    """The file ``message``'s embed shows (``filename``, if given), as an attachment an edit can keep.
+
+    Discord lists no file an embed shows among the message's attachments and resolves ``attachment://name``
+    only against the files of the same request; an edit keeps a picture by naming its attachment id in the
+    ``attachments`` list, and that id is in the URL Discord returns for the embed's image
+    (``.../attachments/<channel>/<attachment>/<name>``)."""
+    if message is None or not message.embeds or not message.embeds[0].image:
+        return None
+    url = message.embeds[0].image.url or ""
+    parts = url.split("?", 1)[0].split("/")
+    if len(parts) < 4 or parts[-4] != "attachments" or not parts[-2].isdigit():
+        return None
+    name = parts[-1]
+    if filename is not None and name != filename:
+        return None
+    data = {"id": parts[-2], "filename": name, "size": 0, "url": url, "proxy_url": url}
+    return discord.Attachment(data=data, state=message._state)  # type: ignore[arg-type]
+
+
 def refile(file: discord.File | None) -> Callable[[], dict]:
     """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
     if file is None:
@@ -167,15 +187,22 @@ class FormModal(discord.ui.Modal):
 def modal(spec: FormSpec) -> discord.ui.Modal:
     form = FormModal(title=spec.title, custom_id=spec.custom_id, timeout=None)
     for f in spec.fields:
-        form.add_item(discord.ui.TextInput(label=f.label, custom_id=f.id, default=f.default, max_length=f.max_length,
-                                           required=f.required))
+        # Label components: Discord's current form of a modal field (action-row text inputs are deprecated).
+        form.add_item(discord.ui.Label(text=f.label, component=discord.ui.TextInput(
+            custom_id=f.id, default=f.default, max_length=f.max_length, required=f.required)))
     return form
 
 
 def form_values(data: dict) -> dict[str, str]:
+    """Field id -> value of a submitted modal: a Label's input arrives under ``component``, an action row's
+    (the older form, still sent by modals opened before an upgrade) under ``components``."""
     values: dict[str, str] = {}
-    for row in data.get("components", []):
-        for comp in row.get("components", [row]):
+    for top in data.get("components", []):
+        if isinstance(top.get("component"), dict):
+            inner = [top["component"]]
+        else:
+            inner = top.get("components", [top])
+        for comp in inner:
             if "custom_id" in comp:
                 values[comp["custom_id"]] = comp.get("value", "")
     return values

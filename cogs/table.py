@@ -5,6 +5,7 @@ game's presenter decide what to show or which action a click makes, and hands th
 announcer. Nothing here knows a game's rules or texts.
 """
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Callable
@@ -40,6 +41,7 @@ from .discord_ui import (
     message_kwargs,
     modal,
     render,
+    shown_picture,
     view_from_rows,
 )
 
@@ -60,6 +62,11 @@ class _Game:
     @property
     def name(self) -> str:
         return self.type.name
+
+    @property
+    def command(self) -> str:
+        """The slash-command group's name (a presenter may spell it without the underscore)."""
+        return getattr(self.presenter, "command_name", None) or self.type.name
 
     @property
     def title(self) -> str:
@@ -101,6 +108,11 @@ class TableCog(commands.Cog, name="Table"):
             log.warning("could not reply to interaction %s", interaction.id)
 
     async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
+        # Registered with the bot while it runs, so that drain() also waits for clicks still being handled.
+        handling = getattr(self.bot, "handling", None)
+        task = asyncio.current_task()
+        if handling is not None and task is not None:
+            handling.add(task)
         try:
             await coro
         except (ServiceError, PlanIncomplete) as exc:
@@ -108,6 +120,9 @@ class TableCog(commands.Cog, name="Table"):
         except Exception:
             log.exception("interaction %s failed", interaction.id)
             await self._reply(interaction, "Something went wrong on my side; nothing was lost. Please try again.")
+        finally:
+            if handling is not None and task is not None:
+                handling.discard(task)
 
     def _limit(self, interaction: discord.Interaction | None) -> int:
         size = getattr(interaction, "attachment_size_limit", None) if interaction is not None else None
@@ -120,7 +135,7 @@ class TableCog(commands.Cog, name="Table"):
     async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         if info is None or info.kind != game.name:
-            raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.name} new`.")
+            raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
 
     # ---------------------------------------------------------------- commands
@@ -128,7 +143,7 @@ class TableCog(commands.Cog, name="Table"):
     def _group(self, game: _Game) -> app_commands.Group:
         p = game.presenter
         description = getattr(p, "description", "") or game.type.description or f"Play {game.title}"
-        group = app_commands.Group(name=game.name, description=description[:100])
+        group = app_commands.Group(name=game.command, description=description[:100])
         cmd: Callable[..., app_commands.Command] = app_commands.Command
         group.add_command(cmd(name="new", description=f"Open a {game.title} lobby in this channel",
                               callback=self._new_callback(game)))
@@ -181,7 +196,7 @@ class TableCog(commands.Cog, name="Table"):
                 info = await self._game_here(interaction, game)
                 await self.service.abandon(info.id, interaction.user.id, admin=self._is_admin(interaction))
                 await interaction.response.send_message(
-                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.name} new`.")
+                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.command} new`.")
                 self.announcer.spawn(self.announcer.retire_all(info.id))
 
             await self._safe(interaction, run())
@@ -471,14 +486,16 @@ class TableCog(commands.Cog, name="Table"):
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
         if spec.image is not None and spec.image.stable and interaction.message is not None:
-            # The same picture is already on the message (it does not change within a decision): keep it.
-            kept = next((a for a in interaction.message.attachments if a.filename == spec.image.filename), None)
+            # The same picture is already on the message (it does not change within a decision): the edit keeps
+            # that file (named in its attachments list) instead of uploading it again.
+            kept = shown_picture(interaction.message, spec.image.filename)
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
         kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
+            kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
         try:

@@ -27,7 +27,7 @@ Names = Sequence[str] | Mapping[int, str]
 
 def render_card(number: int, tokens: list[dict] | None = None, tucked: int = 0) -> bytes:
     """PNG of one card's full face, with tokens lying on it and its tucked-card count."""
-    return encode_png(card_image(number, tokens, tucked))
+    return encode_png(card_image(number, tokens, tucked), palette=True)
 
 
 def render_pyramid(
@@ -42,27 +42,27 @@ def render_pyramid(
     unscaled ``pyramid_image``. ``totals`` are extra 'label value' pairs for the header (e.g. {"hand": 2}); PP on cards, tokens and
     single-colour circles are counted from the pyramid itself.
     """
-    return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots)))
+    return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots)), palette=True)
 
 
 def render_auction(auction_view: Mapping) -> bytes:
     """PNG of the auction: {colour: {"base": card|None, "tip": card|None}}."""
-    return encode_png(auction_image(auction_view))
+    return encode_png(auction_image(auction_view), palette=True)
 
 
 def render_screen(seat_view: Mapping, player_name: str | None = None) -> bytes:
     """PNG of a seat's private screen (gems, attack tokens, hand). For DMs only."""
-    return encode_png(screen_image(seat_view, player_name))
+    return encode_png(screen_image(seat_view, player_name), palette=True)
 
 
 def render_table(public_view: Mapping, names: Names | None = None) -> bytes:
     """PNG of the whole table from the public view: status, auction row and every pyramid."""
-    return encode_png(table_image(public_view, names))
+    return encode_png(table_image(public_view, names), palette=True)
 
 
 def render_scores(scores: Sequence[Mapping], names: Names | None = None) -> bytes:
     """PNG of the final score sheet (engine's final_scores() list)."""
-    return encode_png(scores_image(scores, names))
+    return encode_png(scores_image(scores, names), palette=True)
 
 
 __all__ = [

@@ -19,12 +19,32 @@ if TYPE_CHECKING:
 
 DISCORD_EPOCH_MS = 1420070400000
 
-# Permissions a plain member has in the fake guilds: view, send, embed, attach, history, reactions,
-# external emojis, application commands.
-MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 6) | (1 << 18) | (1 << 31)
-# The bot additionally manages messages.
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13)
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 53) - 1
+
+PERMISSION_NAMES = {
+    ADD_REACTIONS: "Add Reactions", VIEW_CHANNEL: "View Channel", SEND_MESSAGES: "Send Messages",
+    MANAGE_MESSAGES: "Manage Messages", EMBED_LINKS: "Embed Links", ATTACH_FILES: "Attach Files",
+    READ_MESSAGE_HISTORY: "Read Message History", USE_EXTERNAL_EMOJIS: "Use External Emojis",
+    SEND_MESSAGES_IN_THREADS: "Send Messages in Threads",
+}
+
+# Permissions a plain member has in the fake guilds (the @everyone role): view, send, embed, attach, history,
+# reactions, external emojis, application commands.
+MEMBER_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+                      | ADD_REACTIONS | USE_EXTERNAL_EMOJIS | USE_APPLICATION_COMMANDS)
+# The bot's own (managed) role, as an invite with these permissions creates it; it also manages messages.
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | MANAGE_MESSAGES | SEND_MESSAGES_IN_THREADS
 
 # Discord's default upload limit for a guild without boosts (10 MiB).
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -164,6 +184,8 @@ class FakeChannel:
     position: int = 0
     message_ids: list[int] = field(default_factory=list)
     deleted: bool = False
+    # Permission overwrites: role or member id -> (type 0 role / 1 member, allow, deny).
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     def messages(self) -> list[FakeMessage]:
         """Visible (non-ephemeral, not deleted) messages, oldest first."""
@@ -189,6 +211,8 @@ class FakeGuild:
     roles: dict[int, dict[str, Any]] = field(default_factory=dict)
     member_roles: dict[int, list[int]] = field(default_factory=dict)
     joined_at: float = field(default_factory=time.time)
+    # The bot's managed role in this guild (created with the guild).
+    bot_role_id: int = 0
 
     def channels(self) -> list[FakeChannel]:
         return [self.world.channels[c] for c in self.channel_ids]
@@ -207,6 +231,7 @@ class InteractionRecord:
     data: dict[str, Any]
     world: FakeDiscord = field(repr=False)
     source_message_id: int | None = None
+    # When the user clicked (or ran the command): Discord's 3 s window starts here, not at delivery.
     created: float = field(default_factory=time.monotonic)
     response_type: int | None = None
     responded_after: float | None = None

@@ -15,9 +15,11 @@ from .server import FakeDiscord
 
 
 def strict_problems(world: FakeDiscord) -> list[str]:
-    """What a strict world saw that a test should fail on: unimplemented requests and internal errors."""
+    """What a strict world saw that a test should fail on: unimplemented requests, internal errors, and
+    requests refused because they broke one of Discord's documented rules (the bot only logs those)."""
     problems = [f"unimplemented: {u}" for u in world.unimplemented]
     problems += [f"fake Discord error: {e}" for e in world.errors]
+    problems += [f"refused ({v.check}): {v.method} {v.path}: {v.detail}" for v in world.violations]
     return problems
 
 
@@ -25,8 +27,8 @@ def strict_problems(world: FakeDiscord) -> list[str]:
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started :class:`FakeDiscord` with discord.py pointed at it.
 
-    At teardown the test fails if the bot made any request the fake does not implement (set
-    ``world.strict = False`` inside a test that provokes them on purpose).
+    At teardown the test fails if the bot made any request the fake does not implement or that Discord would
+    refuse (``world.violations``); set ``world.strict = False`` inside a test that provokes them on purpose.
     """
     world = FakeDiscord()
     await world.start()

@@ -6,6 +6,7 @@ Unknown routes answer 501 and are recorded in ``FakeDiscord.unimplemented`` so t
 from __future__ import annotations
 
 import asyncio
+import copy
 import fnmatch
 import json
 import logging
@@ -19,13 +20,21 @@ from urllib.parse import unquote
 
 from aiohttp import WSMsgType, web
 
+from . import rules
 from .model import (
+    ADD_REACTIONS,
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
     ATTACHMENT_SIZE_LIMIT,
     BOT_PERMISSIONS,
+    EMBED_LINKS,
     MEMBER_PERMISSIONS,
     MESSAGE_FLAG_EPHEMERAL,
     MESSAGE_FLAG_LOADING,
+    PERMISSION_NAMES,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     FakeAttachment,
     FakeChannel,
     FakeGuild,
@@ -35,6 +44,7 @@ from .model import (
     WaitTimeout,
     iso,
 )
+from .ratelimit import RateLimiter
 from .users import FakeUser
 
 log = logging.getLogger(__name__)
@@ -45,12 +55,36 @@ INTERACTION_TOKEN_LIFETIME = 15 * 60
 REPLAY_BUFFER = 2000
 
 
+# Every check is on by default (docs/fake-discord.md, "Strictness"); a test relaxes one with checks.discard.
+DEFAULT_CHECKS = frozenset(rules.ALL_CHECKS)
+OLD_MESSAGE_AGE = 3600.0  # seconds after which a message's edits are limited (error 30046)
+
+
 class ApiError(Exception):
     """Raised inside a handler to answer with Discord's error JSON."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str, *, errors: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.errors = errors
+        self.headers = headers
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            out["errors"] = self.errors
+        return out
+
+
+@dataclass
+class Violation:
+    """A request the fake refused because the bot broke one of Discord's documented rules."""
+
+    check: str
+    method: str
+    path: str
+    detail: str
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -127,7 +161,8 @@ class FakeDiscord:
     """The fake Discord world and its server. Create, populate, ``await start()``, point the bot at it."""
 
     def __init__(self, *, token: str | None = None, bot_name: str = "Viceroy GM",
-                 interaction_deadline: float | None = 3.0) -> None:
+                 interaction_deadline: float | None = 3.0, checks: Any = None,
+                 rate_limit_scale: float = 0.05) -> None:
         self.snowflake = SnowflakeFactory()
         self.token = token or f"fake.{secrets.token_hex(12)}"
         self.application_id = self.snowflake()
@@ -145,9 +180,25 @@ class FakeDiscord:
         # An interaction answered later than this (seconds) gets 404 "Unknown interaction", as on Discord.
         self.interaction_deadline = interaction_deadline
         self.strict = True
+        # Discord's rules the fake enforces (names in rules.py); discard one to relax it in a test.
+        self.checks: set[str] = set(DEFAULT_CHECKS if checks is None else checks)
+        self.rate_limiter = RateLimiter(scale=rate_limit_scale)
+        # Seconds between a user's click and its INTERACTION_CREATE reaching the bot (Discord's 3 s run meanwhile).
+        self.gateway_latency = 0.0
+        # New DM channels the bot may open per window before 40003 (Discord does not publish its numbers).
+        self.dm_open_limit: tuple[int, float] = (20, 10.0)
+        self._dm_opens: list[float] = []
+        # Edits of a message older than an hour allowed per window before 30046 (community-documented).
+        self.old_edit_limit: tuple[int, float] = (3, 60.0)
+        self._old_edits: dict[int, list[float]] = {}
+        self.violations: list[Violation] = []
+        # Accepted but deprecated or lossy requests (action-row modal inputs, pictures an edit dropped, ...).
+        self.warnings: list[str] = []
         self.unimplemented: list[str] = []
         self.errors: list[str] = []
         self.requests: list[RequestRecord] = []
+        # Every file the bot uploaded: (filename, bytes), in order.
+        self.uploads: list[tuple[str, int]] = []
         self.faults: list[Fault] = []
         self.sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
@@ -170,10 +221,15 @@ class FakeDiscord:
         owner = owner or self.owner
         guild = FakeGuild(id=gid, name=name, owner_id=owner.id, world=self)
         guild.roles[gid] = self._role_payload(gid, "@everyone", MEMBER_PERMISSIONS, 0)
+        # The bot's managed role, as the invite creates it.
+        guild.bot_role_id = self.snowflake()
+        guild.roles[guild.bot_role_id] = {**self._role_payload(guild.bot_role_id, self.bot.name, BOT_PERMISSIONS, 1),
+                                          "managed": True, "tags": {"bot_id": str(self.bot.id)}}
         self.guilds[gid] = guild
         for uid in (self.bot.id, owner.id):
             guild.member_ids.append(uid)
             guild.member_roles[uid] = []
+        guild.member_roles[self.bot.id] = [guild.bot_role_id]
         self._later_dispatch("GUILD_CREATE", lambda: self.guild_payload(guild))
         return guild
 
@@ -206,6 +262,17 @@ class FakeDiscord:
             guild.member_roles[user.id] = []
             self._later_dispatch("GUILD_MEMBER_ADD",
                                  lambda: {**self.member_payload(guild, user), "guild_id": str(guild.id)})
+
+    def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """The user leaves (or is removed from) the guild. Sharing no guild with the bot any more, their DMs
+        then fail with 403 / 50278, as on Discord."""
+        if user.id in guild.member_ids:
+            guild.member_ids.remove(user.id)
+            guild.member_roles.pop(user.id, None)
+            self._later_dispatch("GUILD_MEMBER_REMOVE", lambda: {"guild_id": str(guild.id), "user": user.payload()})
+
+    def shares_guild_with_bot(self, user: FakeUser) -> bool:
+        return any(user.id in g.member_ids and self.bot.id in g.member_ids for g in self.guilds.values())
 
     def delete_channel(self, channel: FakeChannel, *, notify: bool = False) -> None:
         """Delete a channel: later requests about it answer 404 / 10003 (Unknown Channel).
@@ -314,10 +381,14 @@ class FakeDiscord:
                     pass
 
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until no request is in flight and nothing happened for ``quiet`` seconds."""
+        """Wait until no request is in flight, nothing happened for ``quiet`` seconds and no rate-limit bucket
+        is still empty (discord.py may be waiting for it to refill)."""
 
         def is_idle() -> bool:
-            return self._in_flight == 0 and time.monotonic() - self._last_activity >= quiet
+            # A client told to wait for an empty rate-limit bucket is busy even though nothing is in flight.
+            now = time.monotonic()
+            return (self._in_flight == 0 and now - self._last_activity >= quiet
+                    and now >= self.rate_limiter.blocked_until())
 
         await self.wait_for(is_idle, timeout=timeout, what="the fake Discord to be idle")
 
@@ -375,14 +446,82 @@ class FakeDiscord:
                 "flags": 0}
 
     def permissions_of(self, guild: FakeGuild, user: FakeUser) -> int:
+        """Guild-level permissions: @everyone and the member's roles (the owner and administrators: all)."""
         if user.id == guild.owner_id:
-            return (1 << 53) - 1 | ADMINISTRATOR
+            return ALL_PERMISSIONS | ADMINISTRATOR
         perms = int(guild.roles[guild.id]["permissions"])
         for rid in guild.member_roles.get(user.id, []):
             perms |= int(guild.roles[rid]["permissions"])
-        if user.id == self.bot.id:
-            perms |= BOT_PERMISSIONS
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
         return perms
+
+    def channel_permissions(self, channel: FakeChannel, user: FakeUser) -> int:
+        """Discord's computation: guild permissions, then the channel's @everyone, role and member overwrites."""
+        if channel.guild_id is None:
+            return ALL_PERMISSIONS & ~ADMINISTRATOR
+        guild = self.guilds[channel.guild_id]
+        perms = self.permissions_of(guild, user)
+        if perms & ADMINISTRATOR or perms == ALL_PERMISSIONS:
+            return perms
+        everyone = channel.overwrites.get(guild.id)
+        if everyone is not None:
+            perms = (perms & ~everyone[2]) | everyone[1]
+        allow = deny = 0
+        for rid in guild.member_roles.get(user.id, []):
+            ow = channel.overwrites.get(rid)
+            if ow is not None and ow[0] == 0:
+                allow |= ow[1]
+                deny |= ow[2]
+        perms = (perms & ~deny) | allow
+        member = channel.overwrites.get(user.id)
+        if member is not None and member[0] == 1:
+            perms = (perms & ~member[2]) | member[1]
+        return perms
+
+    def revoke(self, permission: int, *, channel: FakeChannel | None = None, guild: FakeGuild | None = None) -> None:
+        """Take ``permission`` (a bit such as ``1 << 15`` Attach Files) from the bot's role: in one channel (a deny
+        overwrite) or in every channel of a guild. Requests that need it then fail with 403 / 50013 (50001 for
+        View Channel), and the bot's cache and ``app_permissions`` show the change, as on Discord."""
+        for chan in self._channels_for(channel, guild):
+            rid = self.guilds[chan.guild_id].bot_role_id  # type: ignore[index]
+            kind, allow, deny = chan.overwrites.get(rid, (0, 0, 0))
+            chan.overwrites[rid] = (0, allow & ~permission, deny | permission)
+            self._later_dispatch("CHANNEL_UPDATE", lambda c=chan: self.channel_payload(c))
+
+    def grant(self, permission: int, *, channel: FakeChannel | None = None, guild: FakeGuild | None = None) -> None:
+        """Undo :meth:`revoke` for ``permission``."""
+        for chan in self._channels_for(channel, guild):
+            rid = self.guilds[chan.guild_id].bot_role_id  # type: ignore[index]
+            if rid in chan.overwrites:
+                kind, allow, deny = chan.overwrites[rid]
+                chan.overwrites[rid] = (0, allow, deny & ~permission)
+                self._later_dispatch("CHANNEL_UPDATE", lambda c=chan: self.channel_payload(c))
+
+    def _channels_for(self, channel: FakeChannel | None, guild: FakeGuild | None) -> list[FakeChannel]:
+        if (channel is None) == (guild is None):
+            raise ValueError("name a channel or a guild")
+        if channel is not None:
+            if channel.guild_id is None:
+                raise ValueError("DM channels have no permissions to revoke")
+            return [channel]
+        return [c for c in guild.channels()]  # type: ignore[union-attr]
+
+    def age_message(self, message: FakeMessage, seconds: float) -> None:
+        """Pretend ``message`` was posted ``seconds`` earlier (for the old-message edit limit)."""
+        message.created_at -= seconds
+
+    def _require(self, channel: FakeChannel, *permissions: int) -> None:
+        """403 like Discord when the bot lacks a permission in a guild channel (check ``permissions``)."""
+        if rules.PERMISSIONS not in self.checks or channel.guild_id is None:
+            return
+        have = self.channel_permissions(channel, self.bot)
+        if not have & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        missing = [PERMISSION_NAMES.get(p, str(p)) for p in permissions if not have & p]
+        if missing:
+            log.info("fake Discord: bot lacks %s in #%s", ", ".join(missing), channel.name)
+            raise ApiError(403, 50013, "Missing Permissions")
 
     def member_payload(self, guild: FakeGuild, user: FakeUser, *, with_permissions: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -402,8 +541,10 @@ class FakeDiscord:
             user = self.users[chan.recipient_id or 0]
             return {"id": str(chan.id), "type": 1, "recipients": [user.payload()], "last_message_id": last,
                     "flags": 0}
+        overwrites = [{"id": str(oid), "type": kind, "allow": str(allow), "deny": str(deny)}
+                      for oid, (kind, allow, deny) in chan.overwrites.items()]
         return {"id": str(chan.id), "type": 0, "guild_id": str(chan.guild_id), "name": chan.name,
-                "position": chan.position, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+                "position": chan.position, "permission_overwrites": overwrites, "nsfw": False, "parent_id": None,
                 "topic": None, "last_message_id": last, "rate_limit_per_user": 0, "flags": 0}
 
     def guild_payload(self, guild: FakeGuild) -> dict[str, Any]:
@@ -443,6 +584,8 @@ class FakeDiscord:
             "attachments": [self.attachment_payload(msg, a) for a in msg.attachments],
             "embeds": msg.embeds, "components": msg.components, "flags": msg.flags,
         }
+        if rules.EMBEDDED_FILES in self.checks:
+            data["attachments"], data["embeds"] = self._as_discord_shows(msg)
         if chan.guild_id is not None:
             data["guild_id"] = str(chan.guild_id)
         if msg.reactions:
@@ -461,6 +604,25 @@ class FakeDiscord:
                 "authorizing_integration_owners": rec.payload.get("authorizing_integration_owners", {}),
             }
         return data
+
+    def _as_discord_shows(self, msg: FakeMessage) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Files an embed shows are not listed among a message's attachments, and the embed's
+        ``attachment://name`` comes back as the file's URL: what Discord returns."""
+        used = {name for _, name in rules.attachment_refs({"embeds": msg.embeds, "components": msg.components})}
+        by_name = {a.filename: a for a in msg.attachments}
+        attachments = [self.attachment_payload(msg, a) for a in msg.attachments if a.filename not in used]
+        embeds = copy.deepcopy(msg.embeds)
+        for embed in embeds:
+            for key in ("image", "thumbnail"):
+                media = embed.get(key)
+                url = (media or {}).get("url") or ""
+                if url.startswith("attachment://"):
+                    att = by_name.get(url.removeprefix("attachment://"))
+                    if att is None:
+                        del embed[key]  # Discord drops a picture whose file is gone
+                    else:
+                        media["url"] = media["proxy_url"] = self.attachment_payload(msg, att)["url"]
+        return attachments, embeds
 
     # ====================================================================================== message store
     def _store_message(self, msg: FakeMessage) -> FakeMessage:
@@ -547,7 +709,7 @@ class FakeDiscord:
             payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
             payload["guild_locale"] = "en-US"
             payload["member"] = self.member_payload(guild, user, with_permissions=True)
-            payload["app_permissions"] = str(self.permissions_of(guild, self.bot))
+            payload["app_permissions"] = str(self.channel_permissions(channel, self.bot))
             chan_payload["permissions"] = payload["member"]["permissions"]
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["context"] = 0
@@ -649,7 +811,7 @@ class FakeDiscord:
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
         rec = self._interaction_base(user, channel, 2, data, None)
-        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        await self._deliver_interaction(rec)
         return rec
 
     def _visible_to(self, message: FakeMessage, user: FakeUser) -> bool:
@@ -704,7 +866,7 @@ class FakeDiscord:
                 data["resolved"] = resolved
         chan = self.channels[message.channel_id]
         rec = self._interaction_base(user, chan, 3, data, message)
-        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        await self._deliver_interaction(rec)
         return rec
 
     async def start_modal_submit(self, user: FakeUser, opened_by: InteractionRecord, custom_id: str | None,
@@ -756,8 +918,14 @@ class FakeDiscord:
         data = {"custom_id": modal["custom_id"], "components": components}
         rec = self._interaction_base(user, chan, 5, data, opened_by.source_message)
         opened_by.modal = None  # a submitted modal is closed
-        await self.dispatch("INTERACTION_CREATE", rec.payload)
+        await self._deliver_interaction(rec)
         return rec
+
+    async def _deliver_interaction(self, rec: InteractionRecord) -> None:
+        # The 3 s window runs from the click (rec.created), so time spent reaching the bot counts too.
+        if self.gateway_latency > 0:
+            await asyncio.sleep(self.gateway_latency)
+        await self.dispatch("INTERACTION_CREATE", rec.payload)
 
     async def user_message(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
         if channel.deleted:
@@ -944,12 +1112,21 @@ class FakeDiscord:
                 elif fault.kind == "fail":
                     record.status = fault.status
                     return json_response({"message": fault.message, "code": fault.code}, status=fault.status)
+            limits = None
+            if rules.RATE_LIMITS in self.checks and path.startswith(API_PREFIX):
+                limits = self.rate_limiter.check(request.method, api_path)
+                if limits.refused:
+                    record.status = 429
+                    return json_response({"message": "You are being rate limited.",
+                                          "retry_after": round(limits.retry_after, 3),
+                                          "global": limits.scope == "global", "code": 0},
+                                         status=429, headers=limits.headers)
             try:
                 if path.startswith(API_PREFIX) and not self._authorized(request, api_path):
                     raise ApiError(401, 0, "401: Unauthorized")
                 response = await handler(request)
             except ApiError as err:
-                response = json_response({"message": err.message, "code": err.code}, status=err.status)
+                response = json_response(err.body(), status=err.status, headers=err.headers)
             except web.HTTPException:
                 raise
             except Exception as exc:  # a bug in the fake: report it, do not hide it
@@ -957,6 +1134,8 @@ class FakeDiscord:
                 self.errors.append(f"{request.method} {api_path}: {exc!r}")
                 response = json_response({"message": "fake Discord internal error", "code": 0}, status=500)
             record.status = response.status
+            if limits is not None and isinstance(response, web.Response):
+                response.headers.update(limits.headers)
             return response
         finally:
             self._in_flight -= 1
@@ -1031,6 +1210,7 @@ class FakeDiscord:
                     raise ApiError(400, 50035, f"Invalid Form Body: unexpected field {name!r}")
                 idx = int(m.group(1) or m.group(2) or 0)
                 data = await part.read(decode=False)
+                self.uploads.append((part.filename or f"file{idx}", len(data)))
                 files[idx] = (part.filename or f"file{idx}", bytes(data),
                               part.headers.get("Content-Type", "application/octet-stream"))
             return body, files
@@ -1051,21 +1231,71 @@ class FakeDiscord:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
-    def _validate_message_body(self, body: dict[str, Any], files: dict[int, Any], *, creating: bool) -> None:
+    def _validate_message_body(self, body: dict[str, Any], files: dict[int, Any], *, creating: bool,
+                               msg: FakeMessage | None = None, where: str = "") -> None:
+        """Discord's checks on a message body (create, or an edit of ``msg``): the basic ones always, the
+        documented limits of :mod:`rules` for every check in ``self.checks``."""
         content = body.get("content") or ""
-        if len(content) > 2000:
+        if len(content) > rules.CONTENT_MAX:
             raise ApiError(400, 50035, "Invalid Form Body: content: Must be 2000 or fewer in length.")
-        if len(body.get("embeds") or []) > 10:
+        if len(body.get("embeds") or []) > rules.EMBEDS_MAX:
             raise ApiError(400, 50035, "Invalid Form Body: embeds: Must be 10 or fewer in length.")
-        if len(body.get("components") or []) > 40:
+        if len(body.get("components") or []) > rules.V2_COMPONENTS_MAX:
             raise ApiError(400, 50035, "Invalid Form Body: components: too many components.")
         for comp in _walk_components(body.get("components") or []):
             cid = comp.get("custom_id")
-            if cid is not None and len(cid) > 100:
+            if cid is not None and len(cid) > rules.CUSTOM_ID_MAX:
                 raise ApiError(400, 50035, "Invalid Form Body: custom_id: Must be 100 or fewer in length.")
         if creating and not (content or body.get("embeds") or body.get("components") or files
                              or body.get("sticker_ids") or body.get("poll")):
             raise ApiError(400, 50006, "Cannot send an empty message")
+        old_flags = msg.flags if msg is not None else 0
+        flags = int(body["flags"]) if body.get("flags") is not None else old_flags
+        merged = dict(body)
+        if msg is not None:  # what the message will be after the edit
+            for key, value in (("content", msg.content), ("embeds", msg.embeds), ("components", msg.components)):
+                merged.setdefault(key, value)
+        for check, run in (
+            (rules.LIMITS, lambda e: rules.check_limits(e, body, files)),
+            (rules.COMPONENTS, lambda e: rules.check_components(e, body.get("components"), flags)),
+            (rules.COMPONENTS_V2, lambda e: self._check_v2(e, merged, flags, old_flags)),
+            (rules.ATTACHMENTS, lambda e: self._check_refs(e, body, files, msg)),
+        ):
+            if check in self.checks:
+                errors = rules.FormErrors()
+                run(errors)
+                if errors:
+                    self._refuse(check, where, errors)
+
+    @staticmethod
+    def _check_v2(errors: rules.FormErrors, merged: dict[str, Any], flags: int, old_flags: int) -> None:
+        if old_flags & rules.FLAG_COMPONENTS_V2 and not flags & rules.FLAG_COMPONENTS_V2:
+            errors.add(("flags",), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                       "The IS_COMPONENTS_V2 flag cannot be removed from a message")
+        rules.check_components_v2(errors, merged, flags)
+        if not flags & rules.FLAG_COMPONENTS_V2:
+            for path, comp in rules.walk(merged.get("components") or []):
+                if comp.get("type") in (9, 10, 11, 12, 13, 14, 17):
+                    errors.add((*path, "type"), "COMPONENT_REQUIRES_COMPONENTS_V2",
+                               "This component type needs the IS_COMPONENTS_V2 flag")
+
+    @staticmethod
+    def _check_refs(errors: rules.FormErrors, body: dict[str, Any], files: dict[int, Any],
+                    msg: FakeMessage | None) -> None:
+        if msg is not None and "embeds" not in body and "components" not in body:
+            return  # the message's embeds are not being sent again
+        entries = {str(e.get("id")): e for e in body.get("attachments") or [] if isinstance(e, dict)}
+        names = {(entries.get(str(i)) or {}).get("filename") or f[0] for i, f in files.items()}
+        if msg is not None:
+            kept = {str(a.id) for a in msg.attachments} & set(entries)
+            names |= {a.filename for a in msg.attachments if str(a.id) in kept}
+        rules.check_attachment_refs(errors, body, names)
+
+    def _refuse(self, check: str, where: str, errors: rules.FormErrors) -> None:
+        method, _, path = where.partition(" ")
+        self.violations.append(Violation(check, method, path, errors.summary()))
+        log.warning("fake Discord refused %s (%s): %s", where, check, errors.summary())
+        raise ApiError(400, 50035, "Invalid Form Body", errors=errors.nested())
 
     # ----------------------------------------------------------------------------------------- users/app
     async def _get_me(self, request: web.Request) -> web.Response:
@@ -1100,6 +1330,13 @@ class FakeDiscord:
         user = self.users.get(int(body.get("recipient_id", 0)))
         if user is None or user.bot:
             raise ApiError(400, 50007, "Cannot send messages to this user")
+        if rules.DMS in self.checks and self.dm_channel_of(user) is None:
+            count, window = self.dm_open_limit
+            now = time.monotonic()
+            self._dm_opens = [t for t in self._dm_opens if now - t < window]
+            if len(self._dm_opens) >= count:
+                raise ApiError(403, 40003, "You are opening direct messages too fast.")
+            self._dm_opens.append(now)
         return json_response(self.channel_payload(self._get_or_create_dm(user)))
 
     # ------------------------------------------------------------------------------------------ guilds
@@ -1158,9 +1395,19 @@ class FakeDiscord:
     async def _create_message(self, request: web.Request) -> web.Response:
         chan = self._channel_or_404(request.match_info["cid"])
         body, files = await self._read_body(request)
-        if chan.type == 1 and not self.users[chan.recipient_id or 0].dms_open:
-            raise ApiError(403, 50007, "Cannot send messages to this user")
-        self._validate_message_body(body, files, creating=True)
+        if chan.type == 1:
+            recipient = self.users[chan.recipient_id or 0]
+            if rules.DMS in self.checks and not self.shares_guild_with_bot(recipient):
+                raise ApiError(403, 50278, "Cannot send messages to this user due to having no mutual guilds")
+            if not recipient.dms_open:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+        needs = [SEND_MESSAGES]
+        if body.get("embeds"):
+            needs.append(EMBED_LINKS)
+        if files:
+            needs.append(ATTACH_FILES)
+        self._require(chan, *needs)
+        self._validate_message_body(body, files, creating=True, where=f"POST {request.path}")
         if body.get("flags"):
             # Only interaction responses can be ephemeral; Discord ignores the bit on channel messages.
             body["flags"] = int(body["flags"]) & ~MESSAGE_FLAG_EPHEMERAL
@@ -1180,10 +1427,29 @@ class FakeDiscord:
             # Others' messages: only the SUPPRESS_EMBEDS flag may be changed.
             if set(body) - {"flags"}:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        self._validate_message_body(body, files, creating=False)
+        needs = []
+        if body.get("embeds"):
+            needs.append(EMBED_LINKS)
+        if files:
+            needs.append(ATTACH_FILES)
+        self._require(chan, *needs)
+        self._limit_old_edits(msg)
+        self._validate_message_body(body, files, creating=False, msg=msg, where=f"PATCH {request.path}")
         self._apply_edit(msg, body, files)
         await self._notify()
         return json_response(self.message_payload(msg))
+
+    def _limit_old_edits(self, msg: FakeMessage) -> None:
+        if rules.OLD_MESSAGE_EDITS not in self.checks or time.time() - msg.created_at < OLD_MESSAGE_AGE:
+            return
+        count, window = self.old_edit_limit
+        now = time.monotonic()
+        recent = [t for t in self._old_edits.get(msg.id, []) if now - t < window]
+        if len(recent) >= count:
+            # No Via header: this is not a bucket discord.py could wait out, it raises at once.
+            raise ApiError(429, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
+        recent.append(now)
+        self._old_edits[msg.id] = recent
 
     async def _delete_message(self, request: web.Request) -> web.Response:
         chan = self._channel_or_404(request.match_info["cid"])
@@ -1194,6 +1460,7 @@ class FakeDiscord:
 
     async def _add_reaction(self, request: web.Request) -> web.Response:
         chan = self._channel_or_404(request.match_info["cid"])
+        self._require(chan, ADD_REACTIONS)
         msg = self._message_or_404(chan, request.match_info["mid"])
         msg.reactions.setdefault(unquote(request.match_info["emoji"]), set()).add(self.bot.id)
         await self._notify()
@@ -1230,15 +1497,17 @@ class FakeDiscord:
         if rec.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         elapsed = time.monotonic() - rec.created
-        if self.interaction_deadline is not None and elapsed > self.interaction_deadline:
+        if (self.interaction_deadline is not None and rules.INTERACTION_WINDOW in self.checks
+                and elapsed > self.interaction_deadline):
             raise ApiError(404, 10062, "Unknown interaction")
         body, files = await self._read_body(request)
         rtype = body.get("type")
         data = body.get("data") or {}
         user = self.users[rec.user_id]
         resource_msg: FakeMessage | None = None
+        where = f"POST {request.path.rsplit('/', 2)[0]}/…/callback"
         if rtype == 4:
-            self._validate_message_body(data, files, creating=True)
+            self._validate_message_body(data, files, creating=True, where=where)
             eph = user.id if int(data.get("flags") or 0) & MESSAGE_FLAG_EPHEMERAL else None
             resource_msg = self._new_message_from_body(rec.channel_id, self.bot.id, data, files, ephemeral_to=eph,
                                                        interaction_id=rec.id,
@@ -1256,7 +1525,7 @@ class FakeDiscord:
                 raise ApiError(400, 40004, "Interaction response type not allowed for this interaction")
             if rtype == 7:
                 source = self.messages[rec.source_message_id]
-                self._validate_message_body(data, files, creating=False)
+                self._validate_message_body(data, files, creating=False, msg=source, where=where)
                 self._apply_edit(source, data, files)
                 resource_msg = source
         elif rtype == 9:
@@ -1264,6 +1533,12 @@ class FakeDiscord:
                 raise ApiError(400, 40004, "A modal cannot answer a modal submit")
             if not data.get("custom_id") or not data.get("title") or not data.get("components"):
                 raise ApiError(400, 50035, "Invalid Form Body: a modal needs custom_id, title and components")
+            if rules.MODALS in self.checks:
+                errors = rules.FormErrors()
+                for note in rules.check_modal(errors, data):
+                    self.warnings.append(f"{where}: {note}")
+                if errors:
+                    self._refuse(rules.MODALS, where, errors)
             rec.modal = data
         else:
             self.unimplemented.append(f"interaction callback type {rtype}")
@@ -1301,7 +1576,8 @@ class FakeDiscord:
         rec = self._interaction_for_webhook(request)
         msg = self._webhook_message(rec, request.match_info["mid"])
         body, files = await self._read_body(request)
-        self._validate_message_body(body, files, creating=False)
+        self._validate_message_body(body, files, creating=msg.loading, msg=None if msg.loading else msg,
+                                    where="PATCH /webhooks/…/messages/" + request.match_info["mid"])
         self._apply_edit(msg, body, files)
         msg.flags &= ~MESSAGE_FLAG_LOADING
         await self._notify()
@@ -1319,10 +1595,13 @@ class FakeDiscord:
         if not rec.acknowledged:
             raise ApiError(404, 10015, "Unknown Webhook")
         body, files = await self._read_body(request)
-        self._validate_message_body(body, files, creating=True)
+        self._validate_message_body(body, files, creating=True, where="POST /webhooks/… (follow-up)")
         original = self.messages.get(rec.original_id) if rec.original_id else None
         if original is not None and original.loading:
-            # On Discord the first follow-up after a "thinking" defer replaces the loading message.
+            # On Discord the first follow-up after a "thinking" defer replaces the loading message (and
+            # ignores its ephemeral flag); deprecated: edit_original_response is the supported way.
+            self.warnings.append("the first follow-up after a deferred reply replaced the thinking message "
+                                 "(deprecated: use edit_original_response)")
             self._apply_edit(original, body, files)
             original.flags &= ~MESSAGE_FLAG_LOADING
             msg = original

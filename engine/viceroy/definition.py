@@ -72,10 +72,13 @@ def _choices(state: dict, seat: int, prompt: dict) -> dict:
         return {"hand": list(state["players"][seat]["hand"]), "deal": state["options"]["deal"]}
     if kind == "auction":
         return M.auction_options(state, seat)
-    if kind == "development":
+    if kind in ("development", "replan"):
+        # A re-plan during resolution asks the development question again (with the decision's text).
         options = M.development_options(state, seat)
         # JSON object keys are strings: card numbers as keys would not survive storage.
         options["plays"] = {str(n): v for n, v in options["plays"].items()}
+        if kind == "replan":
+            options.update({k: v for k, v in prompt.items() if k not in ("seat", "submitted", "kind")})
         return options
     if kind == "paint":
         return {"gems": dict(state["players"][seat]["gems"])}

@@ -51,3 +51,25 @@ def test_splendor_duel_same_seed_same_action() -> None:
     choose = ai_for(SPLENDOR, "normal", **TINY)
     for state, seat in _positions(SPLENDOR, 5, every=13):
         assert choose(state, seat, random.Random(2)) == choose(state, seat, random.Random(2))
+
+
+def test_pyramido_search_plays_legally_and_replays() -> None:
+    pyramido = load_game("pyramido")
+    choose = ai_for(pyramido, "hard", **TINY)
+    state = pyramido.new_game(pyramido.options_for({}, 2), 6, 2)
+    rng = random.Random(6)
+    moves = 0
+    while not pyramido.is_over(state) and moves < 24:
+        seat = waiting_seats(pyramido.pending(state))[0]
+        if seat == 0:
+            again = choose(hooks_for(pyramido).clone(state), seat, random.Random(moves))
+            action = choose(state, seat, random.Random(moves))
+            assert action == again
+            # The pile order nobody sees, re-drawn: the same choice.
+            other = pyramido.determinize(state, seat, random.Random(99))
+            assert choose(other, seat, random.Random(moves)) == action
+        else:
+            action = pyramido.choose_action(state, seat, rng)
+        pyramido.apply(state, seat, action)  # IllegalAction would fail the test
+        moves += 1
+    assert moves == 24 or pyramido.is_over(state)

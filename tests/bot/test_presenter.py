@@ -199,3 +199,15 @@ def test_reward_gem_choice_counts_the_planned_reward():
                     raise AssertionError("a wrong number of reward gems was accepted")
                 return
     raise AssertionError("no plan with a gem reward was found")
+
+
+def test_a_replan_offers_the_development_choices_and_answers_with_a_decision():
+    state = _game_at("development")
+    # The engine asks again when a plan became impossible during resolution (a decision of kind "replan").
+    state["decision"] = {"seat": 0, "kind": "replan", "text": "Your plan can no longer be carried out: choose again."}
+    ctx = _ctx(state, 0)
+    assert ctx.prompt.kind == "replan" and set(ctx.choices["plays"]) == {str(n) for n in state["players"][0]["hand"]}
+    draft = fresh_draft(ctx.key)
+    spec = PRESENTER.prompt_kind(ctx.prompt).render(ctx, draft)
+    assert spec.title == "Choose again" and "can no longer be carried out" in spec.description
+    assert _control(ctx, draft, "pass", []) == {"type": "decide", "plan": {"type": "pass"}}

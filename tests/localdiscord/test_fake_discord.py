@@ -220,6 +220,7 @@ async def test_dm_to_closed_user_raises_forbidden_50007(fake_discord: FakeDiscor
 
 async def test_file_upload_with_embed_attachment(fake_discord: FakeDiscord) -> None:
     world = fake_discord
+    world.checks |= {"attachments", "embedded_files"}
     guild, chan, ann, _ = make_world(world)
     bot, task = await start_bot(world)
     channel = bot.get_channel(chan.id)
@@ -230,11 +231,16 @@ async def test_file_upload_with_embed_attachment(fake_discord: FakeDiscord) -> N
     assert stored.file("pyramid.png") == PNG
     assert stored.embeds[0]["image"]["url"] == "attachment://pyramid.png"
     assert stored.embed_image() == PNG
-    assert sent.attachments[0].filename == "pyramid.png"
-    assert await sent.attachments[0].read() == PNG
+    # As on Discord, a file an embed shows is not listed among the attachments; the embed carries its URL.
+    assert sent.attachments == []
+    assert sent.embeds[0].image.url.endswith("/pyramid.png")
+    plain = await channel.send(file=discord.File(io.BytesIO(PNG), filename="plain.png"))
+    assert plain.attachments[0].filename == "plain.png"
+    assert await plain.attachments[0].read() == PNG
     # Editing with a new file replaces the attachment list the way discord.py asks for.
     await sent.edit(content="v2", attachments=[discord.File(io.BytesIO(b"v2"), filename="pyramid.png")])
-    assert chan.last_message().content == "v2" and chan.last_message().file("pyramid.png") == b"v2"
+    edited = world.messages[sent.id]
+    assert edited.content == "v2" and edited.file("pyramid.png") == b"v2" and edited.embed_image() == b"v2"
     await close_client(bot, task, world)
 
 

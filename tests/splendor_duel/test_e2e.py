@@ -17,7 +17,7 @@ from rendering.splendor_duel import render_table
 from tests.bot.harness import Table, new_table
 from tests.splendor_duel.sim import SplendorPlayer
 
-COMMAND = "splendor_duel"
+COMMAND = "splendorduel"
 
 
 async def open_lobby(table: Table, host: FakeUser, **options):

@@ -20,7 +20,7 @@ async def test_restart_mid_turn_keeps_the_prompt_and_the_plan(fake_discord, tmp_
     ann, bo = table.users
     await _start(table)
     try:
-        rec = await ann.slash(table.channel, "splendor_duel new", timeout=15)
+        rec = await ann.slash(table.channel, "splendorduel new", timeout=15)
         await world.idle(quiet=0.1)
         await bo.click(rec.reply, label="Join", timeout=15)
         await world.idle(quiet=0.1)
@@ -29,21 +29,22 @@ async def test_restart_mid_turn_keeps_the_prompt_and_the_plan(fake_discord, tmp_
         sims = [SplendorPlayer(world, u, table.channel, seed=i + 5) for i, u in enumerate((ann, bo))]
 
         # A few turns, then stop in the middle of one: the mode and first token chosen, not confirmed.
-        deadline = time.monotonic() + 120
-        turns = 0
-        while turns < 6 and time.monotonic() < deadline:
+        deadline = time.monotonic() + 300
+        turns, mover = 0, None
+        while mover is None and time.monotonic() < deadline:
             acted = False
             for sim in sims:
+                prompt = sim.current_prompt()
+                if prompt is None:
+                    continue
+                if turns >= 6 and "mode.take" in controls(prompt) and "first" not in controls(prompt):
+                    mover = sim
+                    break
                 acted = await sim.step() or acted
             turns += acted
-            if not acted:
-                await world.idle(quiet=0.1, timeout=30)
-        mover = None
-        while mover is None and time.monotonic() < deadline:
-            mover = next((s for s in sims if s.current_prompt() is not None
-                          and "mode.take" in controls(s.current_prompt())), None)
-            if mover is None:
-                await world.idle(quiet=0.1, timeout=30)
+            if mover is None and not acted:
+                await world.wait_for(lambda: any(s.current_prompt() is not None for s in sims) or game_over(
+                    table.channel), timeout=60, what="a turn prompt")
         assert mover is not None, "no turn prompt came"
         prompt = mover.current_prompt()
         await mover._click(prompt, controls(prompt)["mode.take"])

@@ -59,6 +59,7 @@ def rules_text(topic: str) -> str:
 
 class SplendorDuelPresenter(BasePresenter):
     name = "splendor_duel"
+    command_name = "splendorduel"  # /splendorduel, as players type it
     display_name = "Splendor Duel"
     embed_color = EMBED_COLOR
     kinds = KINDS

@@ -15,7 +15,6 @@ from bot.ui.spec import PlanIncomplete
 from engine.viceroy import cards as C
 from engine.viceroy import moves as M
 from engine.viceroy import pyramid as P
-from engine.viceroy.payment import auto_payment
 from engine.viceroy.state import CHOICE_LAWS, LEVEL5_PP
 
 from .common import suggested_gems
@@ -26,29 +25,9 @@ CHOICE_PURPOSES = ("pass", "reward", "discard", "store", "decide")
 
 
 def plays(ctx: SeatCtx) -> dict[str, dict]:
-    """Where each card in hand may go: the prompt's choices (a re-plan during resolution asks the same
-    question as the development prompt, from the seat's view)."""
-    given = ctx.choices.get("plays")
-    if given is not None:
-        return {str(k): v for k, v in given.items()}
-    me = ctx.view["players"][ctx.seat]
-    player = {"gems": me.get("gems", {}), "used_infinite": me.get("used_infinite", []), "pyramid": me["pyramid"]}
-    out: dict[str, dict] = {}
-    cards = me["pyramid"]["cards"]
-    for number in me.get("hand", []):
-        if C.is_law(number):
-            if number == 66:
-                out[str(number)] = {"targets": sorted(s for s, e in cards.items() if not C.is_law(e["card"]))}
-            elif number == 65:
-                out[str(number)] = {"targets": sorted(s for s in cards if P.level_of(s) < 5)}
-            else:
-                out[str(number)] = {"slots": P.legal_slots(me["pyramid"], number)}
-            continue
-        out[str(number)] = {"slots": [
-            {"slot": s, "level": P.level_of(s), "cost": C.cost(number, P.level_of(s)),
-             "payment": auto_payment(player, number, P.level_of(s))}
-            for s in P.legal_slots(me["pyramid"], number)]}
-    return out
+    """Where each card in hand may go (the development prompt's and a re-plan's choices): a character's
+    places with their cost and payment (None: cannot be paid there), a law's places or the cards it acts on."""
+    return {str(k): v for k, v in (ctx.choices.get("plays") or {}).items()}
 
 
 def discard_gems(ctx: SeatCtx) -> int:
