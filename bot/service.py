@@ -921,7 +921,9 @@ class GameService:
                                    key=None, now=now)
             loaded.last_seq = seq
             loaded.state = kind.rebuild(game.options, game.seed, len(loaded.seats), kept)
-            event = {"type": "undo", "to": "all", "moves": len(removed)}
+            # Whose moves were taken back (seats only: a sealed choice made since must stay secret).
+            undone_seats = sorted({m[1] for step in steps[target:] for m in step if m[1] is not None})
+            event = {"type": "undo", "to": "all", "moves": len(removed), "seats": undone_seats}
             result = await self._commit(tx, loaded, [], [event], now)
             return result
 

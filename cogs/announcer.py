@@ -23,7 +23,7 @@ from bot.service import ActionResult, GameService, Reminder
 from bot.ui import sync
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import names_map, split_text, timestamp
+from bot.ui.texts import move_line, names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
 from .discord_ui import message_kwargs, refile, shown_picture
@@ -166,7 +166,7 @@ class Announcer:
             elif kind == "seat_replaced":
                 text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
             elif kind == "undo":
-                text = f"↩ The host undid the last step ({e['moves']} moves)."
+                text = self.undo_line(e, result, names)
             elif kind == "abandoned":
                 text = "The game was abandoned."
             elif kind in ("final_scores", "timeout"):
@@ -178,6 +178,18 @@ class Announcer:
         for seat in result.timed_out:
             lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
         return lines
+
+    @staticmethod
+    def undo_line(event: dict, result: ActionResult, names: dict[int, str]) -> str:
+        """What an undo took back and whom it concerns: whose moves, and who must now choose again."""
+        moves = event.get("moves", 0)
+        whose = [names.get(s, f"Seat {s + 1}") for s in event.get("seats", [])]
+        text = f"↩ The host undid the last step: {moves} move{'s' if moves != 1 else ''} taken back"
+        text += f" ({', '.join(whose)})." if whose else "."
+        again = [names.get(s, f"Seat {s + 1}") for s, p in sorted(result.pending.items()) if p.waiting and not p.is_ai]
+        if again:
+            text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
+        return text
 
     async def _announce(self, result: ActionResult) -> None:
         self.batches += 1
@@ -212,8 +224,23 @@ class Announcer:
         await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
             return
-        for spec in presenter.final(result.game_id, Outcome.from_json(result.outcome), result.public_view, names):
-            await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+        outcome = Outcome.from_json(result.outcome)
+        first = None
+        for spec in presenter.final(result.game_id, outcome, result.public_view, names):
+            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+            first = first or msg
+        # Each human player's own result, privately, with a link to the score sheet in the channel.
+        link = ""
+        if first is not None:
+            # A message sent through a partial channel does not know its server: the link is built here.
+            guild = (await self.service.game(result.game_id)).guild_id
+            link = f"\nFinal scores: https://discord.com/channels/{guild or '@me'}/{result.channel_id}/{first.id}"
+        for s in result.seats:
+            if s.is_ai or s.user_id is None:
+                continue
+            text = presenter.result_dm(result.game_id, outcome, s.seat, names)
+            if text:
+                await self.dm(s.user_id, content=(text + link)[:1900])
 
     async def catch_up(self) -> None:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without
@@ -321,7 +348,7 @@ class Announcer:
             return
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
-        content = f"Your move in {presenter.display_name} game #{result.game_id} ({timestamp(ctx.deadline)})."
+        content = move_line(presenter.display_name, result.game_id, ctx.deadline)
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",

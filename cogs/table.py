@@ -8,6 +8,7 @@ announcer. Nothing here knows a game's rules or texts.
 import asyncio
 import inspect
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
     ActionResult,
@@ -29,8 +31,8 @@ from bot.service import (
 from bot.ui import ids
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.spec import MessageSpec, PlanIncomplete
-from bot.ui.texts import hours, names_map, split_text
+from bot.ui.spec import Button, MessageSpec, PlanIncomplete
+from bot.ui.texts import hours, move_line, names_map, split_text
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -83,6 +85,9 @@ class TableCog(commands.Cog, name="Table"):
         self.groups = [self._group(g) for g in self.games.values()]
         self.form_ops = tuple({op for g in self.games.values() for op in g.presenter.form_ops})
         self._caught_up = False
+        # Open confirmation questions of irreversible commands: token -> (who asked, what to do).
+        self._confirmations: dict[str, tuple[int, Callable[[discord.Interaction], Any]]] = {}
+        self._confirm_seq = 0
 
     async def cog_load(self) -> None:
         for group in self.groups:
@@ -133,10 +138,64 @@ class TableCog(commands.Cog, name="Table"):
         return bool(perms and (perms.manage_guild or perms.administrator))
 
     async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        if interaction.guild_id is None:
+            return await self._game_of_user(interaction, game)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
+
+    async def _game_of_user(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        """A command used in DMs (where players live) reaches the user's game of this kind."""
+        mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
+                if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise ServiceError(f"You have no {game.title} game in progress. Start one in a server channel with "
+                               f"`/{game.command} new`.")
+        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
+        raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
+
+    async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
+        info = await self._game_here(interaction, game)
+        if info.host_user_id != interaction.user.id and not self._is_admin(interaction):
+            raise ServiceError("Only the host (or a server admin) can do that.")
+        return info
+
+    async def _confirm(self, interaction: discord.Interaction, game_id: int, question: str, label: str,
+                       act: Callable[[discord.Interaction], Any]) -> None:
+        """Ask once, privately, before an irreversible command. The question lives in this process only: after
+        a restart its buttons answer that it expired (nothing was done), and the command can be run again."""
+        self._confirm_seq += 1
+        token = f"{self._confirm_seq}{secrets.token_hex(3)}"
+        self._confirmations[token] = (interaction.user.id, act)
+        spec = MessageSpec(content=f"⚠ {question}", rows=[[
+            Button(label, ids.table_id(game_id, f"confirm.{token}"), "danger"),
+            Button("Cancel", ids.table_id(game_id, f"cancel.{token}"))]])
+        await interaction.response.send_message(spec.content, view=view_from_rows(spec.rows), ephemeral=True)
+
+    async def _confirmed(self, interaction: discord.Interaction, op: str) -> None:
+        what, _, token = op.partition(".")
+        pending = self._confirmations.get(token)
+        if pending is None:
+            await interaction.response.edit_message(content="This question has expired: nothing was done. Run the "
+                                                    "command again if you still want to.", view=None)
+            return
+        if pending[0] != interaction.user.id:
+            await self._reply(interaction, "This question was asked to someone else.")
+            return
+        del self._confirmations[token]
+        if what == "cancel":
+            await interaction.response.edit_message(content="Cancelled: nothing was changed.", view=None)
+            return
+        await interaction.response.edit_message(content="Working on it…", view=None)
+        try:
+            text = await pending[1](interaction)
+        except (ServiceError, PlanIncomplete) as exc:
+            text = exc.message
+        await interaction.edit_original_response(content=text)
 
     # ---------------------------------------------------------------- commands
 
@@ -193,11 +252,18 @@ class TableCog(commands.Cog, name="Table"):
 
         async def abandon(interaction: discord.Interaction) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
-                await self.service.abandon(info.id, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(
-                    f"{game.title} game #{info.id} was abandoned. Start a new one with `/{game.command} new`.")
-                self.announcer.spawn(self.announcer.retire_all(info.id))
+                info = await self._host_game_here(interaction, game)
+
+                async def act(confirm: discord.Interaction) -> str:
+                    await self.service.abandon(info.id, confirm.user.id, admin=self._is_admin(confirm))
+                    await self.announcer.send_channel(info.channel_id, content=(
+                        f"{game.title} game #{info.id} was abandoned by <@{confirm.user.id}>. "
+                        f"Start a new one with `/{game.command} new`."))
+                    self.announcer.spawn(self.announcer.retire_all(info.id))
+                    return f"{game.title} game #{info.id} was abandoned."
+
+                await self._confirm(interaction, info.id, f"Abandon {game.title} game #{info.id}? The game ends for "
+                                    "everyone and cannot be resumed.", "Abandon the game", act)
 
             await self._safe(interaction, run())
 
@@ -206,28 +272,40 @@ class TableCog(commands.Cog, name="Table"):
         async def replace(interaction: discord.Interaction, seat: app_commands.Range[int, 1, game.type.max_seats],
                           player: discord.User | None = None) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
+                info = await self._host_game_here(interaction, game)
                 name = player.display_name if player else f"AI {seat}"
-                result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
-                                                         by_user_id=interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(f"Seat {seat} is now played by {name}.")
-                self.announcer.spawn(self.announcer.announce(result))
+                old = next((s.display_name for s in info.seats if s.seat == seat - 1), f"seat {seat}")
+
+                async def act(confirm: discord.Interaction) -> str:
+                    result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
+                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm))
+                    self.announcer.spawn(self.announcer.announce(result))  # the channel is told by the event line
+                    return f"Seat {seat} is now played by {name}."
+
+                await self._confirm(interaction, info.id, f"Give seat {seat} ({old}) to {name}? {old} loses the seat.",
+                                    "Replace", act)
 
             await self._safe(interaction, run())
 
         async def undo(interaction: discord.Interaction) -> None:
             async def run() -> None:
-                info = await self._game_here(interaction, game)
-                result = await self.service.undo(info.id, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message("Undoing the last step…", ephemeral=True)
-                self.announcer.spawn(self.announcer.retire_all(info.id))
-                self.announcer.spawn(self.announcer.announce(result))
+                info = await self._host_game_here(interaction, game)
+
+                async def act(confirm: discord.Interaction) -> str:
+                    result = await self.service.undo(info.id, confirm.user.id, admin=self._is_admin(confirm))
+                    self.announcer.spawn(self.announcer.retire_all(info.id))
+                    self.announcer.spawn(self.announcer.announce(result))  # the undo line says what was taken back
+                    return "The last step was undone; everyone is told in the channel."
+
+                await self._confirm(interaction, info.id, f"Undo the last step of {game.title} game #{info.id}? "
+                                    "The moves of that step (and any choices made since) are taken back, and "
+                                    "everyone is told.", "Undo", act)
 
             await self._safe(interaction, run())
 
-        secrets = "secret screen and current choice" if game.type.hidden_information else "current decision"
+        mine = "secret screen and current choice" if game.type.hidden_information else "current decision"
         for name, description, callback in (
-                ("screen", f"Show your {secrets} (only you see it)", screen),
+                ("screen", f"Show your {mine} (only you see it)", screen),
                 ("waiting", "Who the game is waiting for, and until when", waiting),
                 ("status", "The table as it stands", status),
                 ("show", p.board_description if hasattr(p, "board_description") else "Show a player's board", show),
@@ -285,6 +363,7 @@ class TableCog(commands.Cog, name="Table"):
                    time_limit: float | None, options: dict) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
+        _check_channel_permissions(interaction)
         game.presenter.check_new(seats, ai, options)
         if ai >= seats:
             raise ServiceError("Leave at least one seat for a person (the host).")
@@ -320,8 +399,6 @@ class TableCog(commands.Cog, name="Table"):
             game_lines = [limit[0].upper() + limit[1:]]
         lines += game_lines
         g = info.id
-        from bot.ui.spec import Button
-
         rows: list[list] = [[Button("Join", ids.lobby_id(g, "join"), "primary"), Button("Leave", ids.lobby_id(g, "leave")),
                              Button("Add AI", ids.lobby_id(g, "ai")), Button("Start", ids.lobby_id(g, "start"), "success")]]
         return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
@@ -345,6 +422,8 @@ class TableCog(commands.Cog, name="Table"):
             return
         if control.surface == "table" and control.op == "screen":
             await self.show_screen(interaction, control.game)
+        elif control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
+            await self._safe(interaction, self._confirmed(interaction, control.op))
         elif control.surface == "lobby":
             await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
 
@@ -370,6 +449,7 @@ class TableCog(commands.Cog, name="Table"):
             info0 = await self.service.game(game_id)
             if info0.host_user_id != user.id and not admin:
                 raise ServiceError(f"Only the host (<@{info0.host_user_id}>) or a server admin can start the game.")
+            _check_channel_permissions(interaction)
             wanted = info0.options.get("seats", len(info0.seats))
             if len(info0.seats) < wanted and wanted > 1:
                 raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
@@ -428,7 +508,7 @@ class TableCog(commands.Cog, name="Table"):
         action = kind.on_control(ctx, draft, control.op, values)
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-            await self._edit_original(interaction, presenter, kind.render(ctx, draft))
+            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx))
             return
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
@@ -438,7 +518,9 @@ class TableCog(commands.Cog, name="Table"):
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
             spec = presenter.prompt_kind(after.prompt).render(after, draft)  # type: ignore[arg-type]
             spec.description = f"Your choice is in.\n{spec.description or ''}"
-            await self._edit_original(interaction, presenter, spec)
+            others = [p.deadline for p in result.pending.values() if p.waiting and p.deadline]
+            await self._edit_original(interaction, presenter, _with_move_line(
+                spec, presenter, after, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
             chosen = action.get("plan", action) if action.get("type") == "decide" else action
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
@@ -481,7 +563,7 @@ class TableCog(commands.Cog, name="Table"):
         await interaction.response.defer()
         spec = kind.render(ctx, draft)
         spec.description = f"{note}\n{spec.description or ''}"
-        await self._edit_original(interaction, presenter, spec)
+        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
 
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
@@ -524,7 +606,7 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
-                spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
+                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx)
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
@@ -601,6 +683,25 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+
+
+def _check_channel_permissions(interaction: discord.Interaction) -> None:
+    """Refuse, naming what is missing, when the bot could not post the game in this channel."""
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_permissions(interaction.app_permissions.value, thread=thread)
+    if missing:
+        raise ServiceError("I cannot run a game in this channel: I need the permission"
+                           + ("s " if len(missing) > 1 else " ") + ", ".join(f"**{m}**" for m in missing)
+                           + " here. A server admin can grant them in the channel's settings.")
+
+
+def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, reveal_by: float | None = None) -> MessageSpec:
+    """A prompt keeps its game and deadline line on every edit (a presenter's own text goes below it).
+    A seat that has chosen has no deadline of its own: `reveal_by` is the latest one the others have."""
+    waiting = ctx.prompt is None or ctx.prompt.waiting
+    line = move_line(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by, waiting)
+    spec.content = f"{line}\n{spec.content}" if spec.content else line
+    return spec
 
 
 def _seat_ctx(click: SeatContext) -> tuple[SeatCtx, dict]:

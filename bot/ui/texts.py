@@ -25,6 +25,19 @@ def timestamp(when: float | None, style: str = "R") -> str:
     return f"<t:{int(when)}:{style}>" if when else "no time limit"
 
 
+def move_line(display_name: str, game_id: int, deadline: float | None, waiting: bool = True) -> str:
+    """The text line of every prompt message: which game, and the deadline as Discord timestamps (a text line,
+    not the embed footer, because Discord renders timestamps only in text). Sent with the prompt and repeated
+    on every edit of it, so it never vanishes after a click. ``waiting`` False: the seat has chosen and may
+    amend until the reveal; ``deadline`` is then the latest time the others have (None: unknown or no limit)."""
+    stamps = f"{timestamp(deadline, 'f')} ({timestamp(deadline)})" if deadline else ""
+    if not waiting:
+        when = "your choice is in; you can change it until the reveal" + (f", at the latest {stamps}" if stamps else "")
+    else:
+        when = f"decide by {stamps}" if stamps else "no time limit"
+    return f"Your move in {display_name} game #{game_id}: {when}."
+
+
 def hours(seconds: int | None) -> str:
     return "none" if seconds is None else f"{seconds / 3600:g} h"
 

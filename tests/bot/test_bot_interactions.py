@@ -198,7 +198,11 @@ async def test_everyday_commands(fake_discord, tmp_path):
         rec = await bo.slash(table.channel, "viceroy abandon")
         assert rec.ephemeral
         rec = await ann.slash(table.channel, "viceroy abandon")
-        assert "abandoned" in rec.reply.content
+        assert rec.ephemeral and "Abandon" in rec.reply.content  # asked once first
+        await ann.click(rec.reply, label="Abandon the game")
+        await table.settle()
+        assert "abandoned" in fake_discord.messages[rec.reply.id].content
+        assert any("abandoned" in m.content for m in table.channel.messages())
         rec = await ann.slash(table.channel, "viceroy status")
         assert "no Viceroy game" in rec.reply.content
     finally:
@@ -210,8 +214,9 @@ async def test_replace_a_player_with_the_ai(fake_discord, tmp_path):
     try:
         ann, bo = table.users
         rec = await ann.slash(table.channel, "viceroy replace", seat=2)
+        await ann.click(rec.reply, label="Replace")
         await table.settle()
-        assert "AI 2" in rec.reply.content
+        assert "AI 2" in fake_discord.messages[rec.reply.id].content
         sim = SimulatedPlayer(fake_discord, ann, table.channel)
         assert await sim.step()  # Ann's setup; the AI answers for seat 2 at once
         await fake_discord.wait_for(lambda: sim.current_prompt() is not None, timeout=10, what="the auction prompt")
@@ -228,6 +233,7 @@ async def test_undo_by_the_host_is_announced(fake_discord, tmp_path):
         rec = await bo.slash(table.channel, "viceroy undo")
         assert "host" in rec.reply.content.lower()
         rec = await ann.slash(table.channel, "viceroy undo")
+        await ann.click(rec.reply, label="Undo")
         await table.settle()
         assert any("undid the last step" in m.content for m in table.channel.messages())
         # Both are asked for their starting card again.
