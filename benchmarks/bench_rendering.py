@@ -35,10 +35,12 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
 
 def bench(label: str, compose: Callable[[], Image.Image], runs: int) -> None:
     img = compose()  # warm the caches
-    data = encode_png(img)
     c = median_ms(compose, runs)
-    e = median_ms(lambda: encode_png(img), runs)
-    print(f"| {label:22} | {img.width}x{img.height:<5} | {c:8.1f} | {e:8.1f} | {c + e:8.1f} | {len(data) / 1024:8.0f} |")
+    for palette in (False, True):  # full colour (the floor), then what the bot sends
+        data = encode_png(img, palette=palette)
+        e = median_ms(lambda p=palette: encode_png(img, palette=p), runs)
+        name = f"{label}{', palette' if palette else ''}"
+        print(f"| {name:31} | {img.width}x{img.height:<5} | {c:8.1f} | {e:8.1f} | {c + e:8.1f} | {len(data) / 1024:8.0f} |")
 
 
 def main() -> None:
@@ -47,8 +49,8 @@ def main() -> None:
     args = parser.parse_args()
     pyr = pyramid_15()
     view = public_view(4)
-    print("| image                  | size      | compose ms | encode ms | total ms | PNG KiB |")
-    print("|------------------------|-----------|----------:|---------:|---------:|--------:|")
+    print("| image                           | size      | compose ms | encode ms | total ms | PNG KiB |")
+    print("|---------------------------------|-----------|----------:|---------:|---------:|--------:|")
     bench("pyramid, 15 cards", lambda: pyramid_image(pyr, "Bartholomew", {"hand": 2}), args.runs)
     bench("table, 4 players", lambda: table_image(view, NAMES), args.runs)
 

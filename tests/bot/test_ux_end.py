@@ -1,0 +1,69 @@
+"""The end of a game: one final post, a private result for each player, no screen button left."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import tests.service.toygame as toygame
+from bot.autoplay import SimulatedPlayer, any_control, game_over
+from bot.presenters import register_presenter
+from bot.ui.presenter import BasePresenter
+from engine.api import Outcome, SeatResult
+from tests.bot.harness import new_table
+from tests.bot.toy_presenter import PRESENTER
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    assert toygame.KIND.name == "toy"
+    register_presenter(PRESENTER)
+
+
+def test_the_result_message_gives_place_total_rows_and_winner():
+    p = BasePresenter()
+    p.display_name = "Toy"
+    outcome = Outcome((SeatResult(0, 12, True, (("Rounds", 10), ("Bonus", 2)), rank=1),
+                       SeatResult(1, 7, False, (("Rounds", 7),), rank=2)), reason="Three rounds played.")
+    text = p.result_dm(4, outcome, 1, {0: "Ann", 1: "Bo"})
+    assert "Toy game #4 is over: you finished **2nd** of 2 with **7**." in text
+    assert "• Rounds: 7" in text and "Won by Ann." in text and "Three rounds played." in text
+    winner = p.result_dm(4, outcome, 0, {0: "Ann", 1: "Bo"})
+    assert "**1st**" in winner and "🏆" in winner and "• Bonus: 2" in winner and "Won by" not in winner
+    tie = Outcome((SeatResult(0, 5, True, rank=1), SeatResult(1, 5, True, rank=1)))
+    assert "**1st (tied)**" in p.result_dm(1, tie, 1, {})
+    unranked = Outcome((SeatResult(0, 3, False), SeatResult(1, 9, True)))
+    assert "**2nd**" in p.result_dm(1, unranked, 0, {})
+
+
+async def test_a_finished_game_posts_once_dms_results_and_leaves_no_screen_button(fake_discord, tmp_path):
+    table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"])
+    await table.start_bot()
+    try:
+        ann, bo = table.users
+        rec = await ann.slash(table.channel, "toy new", seats=3, rounds=2, ai=1)
+        await table.settle()
+        await bo.click(rec.reply, label="Join")
+        await table.settle()
+        await ann.click(rec.reply, label="Start")
+        await table.settle()
+        sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=any_control)
+                for i, u in enumerate((ann, bo))]
+        await asyncio.gather(*(s.run(timeout=120) for s in sims))
+        await table.settle()
+        assert game_over(table.channel)
+        finals = [m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or "")]
+        assert len(finals) == 1, "the final score sheet is posted once"
+        assert not any(c.get("label") == "My screen" for m in table.channel.messages() for c in m.buttons())
+        scores = {s["seat"]: s for s in await table.bot.service.final_scores(1)}
+        seats = {s.user_id: s.seat for s in (await table.bot.service.game(1)).seats}
+        for user in (ann, bo):
+            seat = seats[user.id]
+            results = [m.content for m in user.dms() if "is over: you finished" in (m.content or "")]
+            assert len(results) == 1, f"{user.name} gets one result message"
+            assert f"with **{scores[seat]['total']}**" in results[0]
+            link = f"Final scores: https://discord.com/channels/{table.guild.id}/{table.channel.id}/{finals[0].id}"
+            assert link in results[0]
+    finally:
+        await table.stop_bot()
