@@ -15,13 +15,13 @@ from engine.viceroy import cards as cardlib
 
 from .icons import icon, reward_icon, token_chips
 from .style import (
-    COLOR_INK,
-    COLOR_LETTER,
-    COLOR_RGB,
     INK,
     INK_SOFT,
     PAPER,
     PAPER_SHADE,
+    SECTION_INK,
+    SECTION_LETTER,
+    SECTION_RGB,
     fit_font,
     font,
     wrap,
@@ -82,7 +82,7 @@ def _draw_sections(img: Image.Image, w: int, h: int, r: int, colors: dict[str, s
     for section, (cx, cy), a0, a1 in parts:
         box = [cx - r, cy - r, cx + r, cy + r]
         color = colors[section]
-        d.pieslice(box, a0, a1, fill=COLOR_RGB[color])
+        d.pieslice(box, a0, a1, fill=SECTION_RGB[color])
         if section in painted:
             mask = Image.new("L", img.size, 0)
             ImageDraw.Draw(mask).pieslice(box, a0, a1, fill=255)
@@ -98,10 +98,10 @@ def _draw_sections(img: Image.Image, w: int, h: int, r: int, colors: dict[str, s
     if colors["bottom_left"] == colors["bottom_right"] and not painted & {"bottom_left", "bottom_right"}:
         shown = ["top_left", "top_right"]
         c = colors["bottom_left"]
-        d.text((w // 2, h - int(r * 0.42)), COLOR_LETTER[c], font=fnt, fill=COLOR_INK[c], anchor="mm")
+        d.text((w // 2, h - int(r * 0.42)), SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
     for section in shown:
         c = colors[section]
-        d.text(centers[section], COLOR_LETTER[c], font=fnt, fill=COLOR_INK[c], anchor="mm")
+        d.text(centers[section], SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
 
 
 def _frame(d: ImageDraw.ImageDraw, w: int, h: int, k: int) -> None:
@@ -149,7 +149,9 @@ def _rows(img: Image.Image, d: ImageDraw.ImageDraw, number: int, k: int) -> None
         cy = y + ROW_H * k // 2
         d.text((14 * k, cy), str(level), font=level_font, fill=INK_SOFT, anchor="mm")
         row = cardlib.card(number)["rows"][level - 1]
-        gem = icon("gem", ROW_ICON * k, row["cost"])
+        # An aristocrat's level-1 cost is gems of any colours: a plain gem with their number.
+        gem = (icon("gems", ROW_ICON * k, None, str(row.get("count", 1))) if row["cost"] == "any"
+               else icon("gem", ROW_ICON * k, row["cost"]))
         img.paste(gem, (26 * k, cy - gem.height // 2), gem)
         ax = 26 * k + gem.width + 4 * k
         d.polygon([(ax, cy - 7 * k), (ax + 12 * k, cy), (ax, cy + 7 * k)], fill=INK_SOFT)

@@ -179,6 +179,11 @@ def reward_icon(reward: dict, size: int) -> Image.Image:
         return icon("magic_bonus", size, None, f"+{reward['value']}")
     if kind == "circle_bonus":
         return icon("circle_bonus", size, color or "red", f"+{reward['value']}")
+    from .darkness import reward_icon as expansion_icon  # Times of Darkness reward types
+
+    sprite = expansion_icon(reward, size)
+    if sprite is not None:
+        return sprite
     raise ValueError(f"unknown reward type {kind!r}")
 
 
@@ -193,6 +198,7 @@ def token_chips(tokens: Iterable[dict], size: int, stored_gems: dict | None = No
     bonus = 0
     circle: dict[str, int] = {}
     infinite: dict[str, int] = {}
+    any_bonus = 0
     for tok in tokens or ():
         kind = tok.get("type")
         if kind == "power_points":
@@ -207,7 +213,13 @@ def token_chips(tokens: Iterable[dict], size: int, stored_gems: dict | None = No
             infinite[c] = infinite.get(c, 0) + 1
         elif kind in ("science", "magic", "defense", "attack"):
             counts[kind] = counts.get(kind, 0) + int(tok.get("amount", 1))
+        elif kind == "any_circle_bonus":
+            any_bonus += int(tok.get("value", 1))
     chips: list[Image.Image] = []
+    if any_bonus:
+        from .darkness import any_colour_bonus
+
+        chips.append(any_colour_bonus(size, f"+{any_bonus}"))
     if pp:
         chips.append(icon("power_points", size, None, str(pp)))
     for kind in ("science", "magic", "defense", "attack"):

@@ -123,3 +123,9 @@ def player_name(names: Sequence[str] | Mapping[int, str] | None, seat: int) -> s
 def new_canvas(width: int, height: int, color: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (max(1, width), max(1, height)), color)
     return img, ImageDraw.Draw(img)
+
+# Section colours besides the four (Times of Darkness): a domain card's multicoloured sections ("any") and an
+# aristocrat's colourless lower sections ("none", where its extra reward is printed). Sections only, never gems.
+SECTION_RGB: dict[str, RGB] = {**COLOR_RGB, "any": (236, 236, 244), "none": (214, 204, 184)}
+SECTION_LETTER: dict[str, str] = {**COLOR_LETTER, "any": "*", "none": "-"}
+SECTION_INK: dict[str, RGB] = {**COLOR_INK, "any": (40, 34, 28), "none": (90, 78, 56)}

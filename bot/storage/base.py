@@ -91,6 +91,17 @@ class Tx:
         # round trip; dropped at the first timer write.  Lives as long as the transaction, no longer.
         self._timers: dict[int, list[TimerRow]] = {}
         self._drafts: dict[int, dict[int, tuple[str, dict]]] = {}  # the same for the game's drafts
+        self._after_commit: list = []
+
+    def after_commit(self, callback) -> None:
+        """Call `callback()` once this transaction has committed (not at all if it rolls back): a wake-up
+        sent earlier could be acted on by another connection before the change is visible to it."""
+        self._after_commit.append(callback)
+
+    def _committed(self) -> None:
+        callbacks, self._after_commit = self._after_commit, []
+        for callback in callbacks:
+            callback()
 
     # ------------------------------------------------------------ driver primitives
     async def _run(self, plan: Plan) -> Any:

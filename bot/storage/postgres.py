@@ -151,11 +151,14 @@ class PostgresStorage(Storage):
                 await tr.rollback()
                 raise
             await tr.commit()
+        tx._committed()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Tx]:
         async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            yield PgTx(conn, write=False)
+            tx = PgTx(conn, write=False)
+            yield tx
+        tx._committed()
 
     async def close(self) -> None:
         await self._pool.close()

@@ -166,13 +166,16 @@ class SqliteStorage(Storage):
             except BaseException:
                 await tx._rollback()
                 raise
+        tx._committed()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Tx]:
         # Reads share the writer connection, so they wait for any open transaction to finish; with the
         # lock held nothing else writes, so the reads need no transaction of their own.
         async with self.lock:
-            yield SqliteTx(self, write=False)
+            tx = SqliteTx(self, write=False)
+            yield tx
+        tx._committed()
 
     async def close(self) -> None:
         async with self.lock:

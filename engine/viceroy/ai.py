@@ -30,19 +30,30 @@ _REWARD_VALUE = {
 }
 
 
+def _is_choice(number: int) -> bool:
+    """A "choose one" law (the base game's, or one a module adds)."""
+    return number in CHOICE_LAWS or C.card(number)["effect"].get("kind") == "choice"
+
+
 def _reward_score(items: list[dict]) -> float:
-    return sum(_REWARD_VALUE[i["type"]] * i.get("amount", i.get("value", 1)) for i in items)
+    # A module's reward types (diamonds, bonus tokens) count about as much as a gem.
+    return sum(_REWARD_VALUE.get(i["type"], 1.2) * i.get("amount", i.get("value", 1)) for i in items)
 
 
 def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
     """A legal action for ``seat`` now (the engine accepts it as it is)."""
     rng = rng or random.Random(0)
     decision = state["decision"]
+    modules = rules_for(state).ai  # a module's own phases and decisions, and what it changes in the base ones
     if decision is not None:
         if decision["seat"] != seat:
             raise ValueError("not this seat's turn")
+        if decision["kind"] in modules:
+            return modules[decision["kind"]](state, seat, rng)
         return _answer(state, seat, decision, rng)
     phase = state["phase"]
+    if phase in modules:
+        return modules[phase](state, seat, rng)
     if phase == "setup":
         return _setup(state, seat, rng)
     if phase == "auction":
@@ -119,7 +130,7 @@ def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict |
         plan["tuck"] = others[: rng.randint(0, len(others))]
     elif number == 76:
         plan["store"] = None  # filled in by _complete if this plan is chosen
-    elif number in CHOICE_LAWS:
+    elif _is_choice(number):
         option = rng.randrange(3)
         plan["reward"] = {"option": option, "color": rng.choice(C.COLORS)}  # completed by _complete
     return plan
@@ -131,7 +142,7 @@ def _complete(state: dict, seat: int, plan: dict) -> dict:
     if number == 76:
         gems = state["players"][seat]["gems"]
         plan["store"] = M.balanced_gems(gems, min(8, sum(gems.values()) // 2))
-    elif number in CHOICE_LAWS and "slot" in plan:
+    elif _is_choice(number) and "slot" in plan:
         option, colour = plan["reward"]["option"], plan["reward"]["color"]
         chosen = C.card(number)["effect"]["options"][option]
         items = chosen if isinstance(chosen, list) else [chosen]

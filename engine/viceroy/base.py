@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import auction, development, ending, laws, rewards, setup, views
+from .cards import CHARACTER_NUMBERS, LAW_NUMBERS
 from .payment import INFINITE
 from .rules import Ruleset, set_base
 from .scoring import SCORERS
@@ -25,6 +26,8 @@ def build() -> Ruleset:
         views=list(views.CONTRIBUTORS),
         setup=[setup.deal],
         bid_gem=auction.bid_gem_to_reserve,
+        characters=CHARACTER_NUMBERS,
+        law_cards=LAW_NUMBERS,
     )
     for number, law in laws.LAWS.items():
         rules.add_law(number, law)

@@ -131,8 +131,64 @@ CHARACTER_NUMBERS: tuple[int, ...] = tuple(range(1, 65))
 LAW_NUMBERS: tuple[int, ...] = tuple(range(FIRST_LAW, LAST_CARD + 1))
 
 
+# What kind each card is. The base game's cards are fixed; a module adds its own with ``register``.
+_LAWS: set[int] = set(LAW_NUMBERS)
+_CHARACTERS: set[int] = set(CHARACTER_NUMBERS)
+# Cards that lie in a pyramid but are not "a card in the pyramid" for effects (the domain cards).
+_OUTSIDE: set[int] = set()
+# Gems of any colours a card costs on each level, on top of ``COST`` (aristocrats: two on level 1).
+ANY_COST: dict[int, list[int]] = {}
+# Token images printed on a card (aristocrats): they count like tokens for their effects but are not tokens.
+IMAGES: dict[int, tuple[dict, ...]] = {}
+# Section colours a card may have besides the four: "any" (multicoloured, counts as every colour) and
+# "none" (text or symbols: never part of a single-colour circle, cannot be painted).
+ANY = "any"
+NONE = "none"
+
+
 def is_law(number: int) -> bool:
-    return number >= FIRST_LAW
+    return number in _LAWS
+
+
+def is_character(number: int) -> bool:
+    return number in _CHARACTERS
+
+
+def in_pyramid(number: int) -> bool:
+    """False for cards that lie in the pyramid's geometry but that effects naming a pyramid card cannot
+    target (a domain card)."""
+    return number not in _OUTSIDE
+
+
+def register(cards: list[dict], kind: str) -> None:
+    """Add cards a module brings (already validated by its loader): ``kind`` is "character", "law" or "other".
+
+    A character's rows give its cost and rewards as in the base data; a row cost of ``"any"`` with a
+    ``"count"`` costs that many gems of any colours. ``"images"`` lists the token images it carries.
+    """
+    for card_data in cards:
+        number = card_data["number"]
+        CARDS[number] = card_data
+        SECTION_COLORS[number] = _section_colors(number)
+        LABELS[number] = f"#{number} {card_data['name']}"
+        if kind == "law":
+            _LAWS.add(number)
+        elif kind == "character":
+            _CHARACTERS.add(number)
+            rows = card_data["rows"]
+            any_count = sum(r.get("count", 1) for r in rows[:1] if r["cost"] == ANY)
+            COST[number] = [dict.fromkeys(COLORS, 0)] + [_cost(number, level) for level in range(1, 6)]
+            ANY_COST[number] = [0] + [any_count] * 5
+        else:
+            _OUTSIDE.add(number)
+        if card_data.get("images"):
+            IMAGES[number] = tuple(dict(i) for i in card_data["images"])
+
+
+def any_cost(number: int, level: int) -> int:
+    """Gems of any colours a character costs on a level, besides its coloured cost (0 for base cards)."""
+    extra = ANY_COST.get(number)
+    return extra[level] if extra else 0
 
 
 def card(number: int) -> dict:
@@ -175,8 +231,9 @@ def _cost(number: int, level: int) -> dict[str, int]:
     rows = CARDS[number]["rows"]
     total = dict.fromkeys(COLORS, 0)
     for row in rows[: min(level, 4)]:
-        total[row["cost"]] += 1
-    if level == 5:
+        if row["cost"] in total:  # an "any" cost is kept apart, in ANY_COST
+            total[row["cost"]] += 1
+    if level == 5 and rows[3]["cost"] in total:
         total[rows[3]["cost"]] += 1
     return total
 

@@ -12,6 +12,8 @@ from . import moves as M
 from . import prompts as _prompts
 from .errors import IllegalAction
 from .flow import apply_action
+from .modules import CHOICES as MODULE_CHOICES
+from .rules import check_options, rules_for
 from .setup import new_game
 from .views import view as _view
 
@@ -26,6 +28,8 @@ TYPE = GameType(
         OptionSpec("deal", "Starting deal", "choice", 4, choices=((4, "4 cards"), (2, "2 cards (first printing)"))),
         OptionSpec("virtual_opponents", "Virtual opponents", "int", 0, min=0, max=3,
                    help="Automatic bidders that fill the auction (a solo game always has one)."),
+        OptionSpec("modules", "Times of Darkness modules", "flags", [], choices=MODULE_CHOICES,
+                   help="Expansion modules to play with; any combination (the two-player game is for 1-2 players)."),
     ),
     description="Build a pyramid of characters and laws; bid for cards in secret, develop, and paint at the end.",
 )
@@ -40,6 +44,8 @@ BREAKDOWN = (
     ("sets", "Sets"),
     ("attack", "Attacks"),
 )
+
+BASE_CATEGORIES = frozenset(key for key, _ in BREAKDOWN)
 
 
 class LazyChoices(Mapping[str, Any]):
@@ -68,6 +74,9 @@ class LazyChoices(Mapping[str, Any]):
 
 def _choices(state: dict, seat: int, prompt: dict) -> dict:
     kind = prompt["kind"]
+    module = rules_for(state).prompt_choices.get(kind)
+    if module is not None:
+        return module(state, seat, prompt)
     if kind == "setup":
         return {"hand": list(state["players"][seat]["hand"]), "deal": state["options"]["deal"]}
     if kind == "auction":
@@ -98,14 +107,17 @@ def outcome(state: dict) -> Outcome | None:
     if state["phase"] != "over" or state["scores"] is None:
         return None
     scores = {row["seat"]: row for row in state["scores"]}
+    rules = rules_for(state)  # a module's scoring categories follow the base game's
     seats = sorted(scores)
     ranks = rank_results([(scores[s]["total"],) for s in seats])
     results = []
     for seat, rank in zip(seats, ranks, strict=True):
         row = scores[seat]
+        rows = list(BREAKDOWN) + [(s.category, s.label or s.category.replace("_", " ").capitalize())
+                                  for s in rules.scorers if s.category not in BASE_CATEGORIES]
         results.append(SeatResult(seat=seat, total=row["total"], winner=bool(row["winner"]), rank=rank,
                                   breakdown=tuple((label, int(row["breakdown"].get(key, 0)))
-                                                  for key, label in BREAKDOWN)))
+                                                  for key, label in rows)))
     return Outcome(results=tuple(results), reason="twelve turns played")
 
 
@@ -119,6 +131,8 @@ def normalize_options(options: Mapping[str, Any], seats: int) -> dict:
     for key in ("modules",):
         if key in options:
             out[key] = list(options[key])
+    if out.get("modules"):
+        check_options(out)
     return out
 
 

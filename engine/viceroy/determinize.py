@@ -30,6 +30,7 @@ from . import cards as C
 from . import moves as M
 from .auction import auction_offer
 from .clone import clone
+from .rules import rules_for
 
 COLORS = C.COLORS
 GEMS_PER_COLOUR = 16
@@ -97,6 +98,8 @@ def public_attacks(state: dict, seat: int) -> int:
                     count += sum(_attacks_in(C.rewards(number, lv)) for lv in (1, 2, 3))
         elif kind == "attack_take":
             count -= 1
+        elif kind == "attacks_gained":  # a module's public attack reward (e.g. a domain card's)
+            count += event["amount"]
     return max(0, count)
 
 
@@ -145,6 +148,7 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
         return out
 
     # Cards: everything not seen by this seat is one pool per kind, dealt back into the same hidden places.
+    rules = rules_for(state)  # the cards in this game (modules add theirs)
     seen = _visible_cards(state) | set(state["players"][seat]["hand"])
     for s in others:
         seen |= known[s]
@@ -156,8 +160,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
             transit.append((i, step))
     hidden_transit = [i for i, step in transit if step.get("source") == "draw"]
     pools = {
-        "char": [n for n in C.CHARACTER_NUMBERS if n not in seen],
-        "law": [n for n in C.LAW_NUMBERS if n not in seen],
+        "char": [n for n in rules.characters if n not in seen],
+        "law": [n for n in rules.law_cards if n not in seen],
     }
     slots: dict[str, list[tuple]] = {"char": [], "law": []}
     slots["char"] += [("large_deck", len(state["large_deck"])), ("small_deck", len(state["small_deck"]))]
@@ -240,7 +244,7 @@ def _scrub_queue(out: dict, seat: int, rng: random.Random) -> None:
     """Hidden parts of the other seats' steps still waiting in the resolution queue are re-drawn."""
     for step in out["queue"]:
         owner = step.get("seat")
-        if step["op"] in ("auction_resolve", "bids"):
+        if step["op"] in ("auction_resolve", "bids", "diamond_bids_done"):  # (a module's diamond-bid step too)
             for key, choice in step["choices"].items():
                 if key != str(seat):
                     choice.pop("gems", None)

@@ -58,7 +58,7 @@ def _validate_usurpation(state: dict, seat: int, action: dict, out: dict, fresh:
     _archive(action, out)
     cards = state["players"][seat]["pyramid"]["cards"]
     target = slot_arg(action.get("target"))
-    if target not in cards:
+    if target not in cards or not C.in_pyramid(cards[target]["card"]):
         raise IllegalAction("Usurpation replaces a card of your pyramid: choose which.", "bad_target")
     if P.parse_slot(target)[0] == 5:
         raise IllegalAction("Usurpation cannot replace a card on level 5.", "bad_target")
@@ -88,7 +88,7 @@ def _usurpation(state: dict, seat: int, plan: dict, events: list) -> None:
 def _validate_endowment(state: dict, seat: int, action: dict, out: dict, fresh: bool) -> dict:
     cards = state["players"][seat]["pyramid"]["cards"]
     target = slot_arg(action.get("target"))
-    if target not in cards or C.is_law(cards[target]["card"]):
+    if target not in cards or not C.is_character(cards[target]["card"]):
         raise IllegalAction("Endowment goes under a character card of your pyramid.", "bad_target")
     out["target"] = target
     return out

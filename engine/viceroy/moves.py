@@ -57,9 +57,9 @@ def law_targets(state: dict, seat: int, number: int) -> dict:
     """Where a law can go: open places below level 5, or the cards it acts on (65, 66)."""
     cards = state["players"][seat]["pyramid"]["cards"]
     if number == 66:
-        return {"targets": sorted(s for s, e in cards.items() if not C.is_law(e["card"]))}
+        return {"targets": sorted(s for s, e in cards.items() if C.is_character(e["card"]))}
     if number == 65:
-        return {"targets": sorted(s for s in cards if P.level_of(s) < 5)}
+        return {"targets": sorted(s for s, e in cards.items() if P.level_of(s) < 5 and C.in_pyramid(e["card"]))}
     return {"slots": P.legal_slots(state["players"][seat]["pyramid"], number)}
 
 

@@ -17,7 +17,7 @@ table stays small.
 from __future__ import annotations
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import COLORS
+from engine.viceroy.cards import ANY, COLORS, NONE
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
@@ -87,11 +87,13 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
             for (slot, section), color in zip(circle["sections"], colors, strict=True)
             if section in (cards[slot].get("paint") or {})
         ]
+        if NONE in colors:
+            continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
         options = []
         for k, color in enumerate(COLORS):
             if painted and any(p != color for p in painted):
                 continue  # a painted section cannot be painted again
-            need = 4 - colors.count(color)
+            need = 4 - colors.count(color) - colors.count(ANY)  # a multicoloured section needs no paint
             gain = level + bonus.get(color, 0) + heraldry - current
             if need and gain > 0 and need <= have[k]:
                 options.append((k, need, gain))
@@ -176,7 +178,7 @@ def _paint_list(items: list, chosen: list) -> list[dict]:
             continue
         color = COLORS[move[0]]
         for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
-            if current != color:
+            if current != color and current != ANY:
                 paint_list.append({"slot": slot, "section": section, "color": color})
     return paint_list
 

@@ -84,16 +84,30 @@ def validate_payment(state: dict, player: dict, number: int, level: int, action:
         for c in COLORS:
             given[c] += reduce[c]
     gems = player["gems"]
+    extra = C.any_cost(number, level)  # gems of any colours on top of the coloured cost (aristocrats)
+    over = 0
     for c in COLORS:
-        if given[c] != need[c]:
+        over += given[c] - need[c]
+        if given[c] < need[c] or (not extra and given[c] != need[c]):
             raise IllegalAction(
-                f"{C.label(number)} on level {level} costs {fmt_gems(need)}; "
+                f"{C.label(number)} on level {level} costs {cost_text(need, extra)}; "
                 f"your payment gives {fmt_gems(given)}.",
                 "bad_payment",
             )
         if pay[c] > gems[c]:
             raise IllegalAction(f"You do not have {pay[c]} {c} gems to pay.", "cannot_pay")
+    if over != extra:
+        raise IllegalAction(f"{C.label(number)} on level {level} costs {cost_text(need, extra)}; "
+                            f"your payment gives {fmt_gems(given)}.", "bad_payment")
     return out
+
+
+def cost_text(need: dict[str, int], extra: int = 0) -> str:
+    """A cost as players read it: '1 green, 1 blue', '2 gems of any colours', or both."""
+    if not extra:
+        return fmt_gems(need)
+    text = f"{extra} gem{'s' if extra != 1 else ''} of any colours"
+    return text if not any(need.values()) else f"{fmt_gems(need)} and {text}"
 
 
 def auto_payment(player: dict, number: int, level: int, state: dict | None = None) -> dict | None:
@@ -106,6 +120,13 @@ def auto_payment(player: dict, number: int, level: int, state: dict | None = Non
     gems = player["gems"]
     if gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"] or gems["yellow"] < left["yellow"]:
         return None
+    extra = C.any_cost(number, level)
+    if extra:  # gems of any colours: the most plentiful colours left behind the screen
+        for _ in range(extra):
+            colour = max(COLORS, key=lambda c: gems[c] - left[c])
+            if gems[colour] - left[colour] <= 0:
+                return None
+            left[colour] += 1
     return {"pay": left, **out}
 
 

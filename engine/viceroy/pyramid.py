@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.viceroy.cards import COLORS, SECTION_COLORS, SECTIONS, is_law
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS, SECTIONS, in_pyramid, is_law
 
 MAX_LEVEL = 5
 
@@ -183,13 +183,21 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
     ]
     first = colors[0]
     single = colors[1] == first and colors[2] == first and colors[3] == first
+    color = first if single else None
+    if not single and ANY in colors:
+        # A multicoloured section (a domain card's) takes whatever colour the others share.
+        real = [c for c in colors if c != ANY]
+        if real.count(real[0]) == len(real):
+            single, color = True, real[0]
+    if color == NONE:  # a section without colour (an aristocrat's lower half) never makes a circle single
+        single, color = False, None
     return {
         "slot": slot,
         "level": level,
         "sections": [(ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right")],
         "colors": colors,
         "single": single,
-        "color": first if single else None,
+        "color": color,
     }
 
 
@@ -227,9 +235,11 @@ def single_colour(pyramid: dict, slot: str, card: int | None = None) -> str | No
         return None
     upper = {"card": card} if card is not None else cards[slot]
     first = section_color(ll_entry, "top_right")
-    if (section_color(lr_entry, "top_left") == first and section_color(upper, "bottom_left") == first
-            and section_color(upper, "bottom_right") == first):
+    second = section_color(lr_entry, "top_left")
+    if second == first and section_color(upper, "bottom_left") == first and section_color(upper, "bottom_right") == first:
         return first
+    if first == ANY or second == ANY:  # a domain card's multicoloured section: the full rule
+        return _circle(cards, slot, upper)["color"]  # type: ignore[index]
     return None
 
 
@@ -243,7 +253,11 @@ def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
     for slot in sorted(cards, key=parse_slot):
         below = _below(slot)
         if below is not None and below[1] in cards and below[2] in cards:
-            result.extend(((below[1], "top_right"), (below[2], "top_left"), (slot, "bottom_left"), (slot, "bottom_right")))
+            for where, section in ((below[1], "top_right"), (below[2], "top_left"), (slot, "bottom_left"),
+                                   (slot, "bottom_right")):
+                # Multicoloured sections (domain) need no paint and colourless ones (aristocrats) take none.
+                if section_color(cards[where], section) not in (ANY, NONE):
+                    result.append((where, section))
     return result
 
 
@@ -275,7 +289,7 @@ def free_cards(pyramid: dict) -> list[str]:
     cards = _cards(pyramid)
     result = []
     for slot in sorted(cards, key=parse_slot):
-        if cards[slot].get("tucked"):
+        if cards[slot].get("tucked") or not in_pyramid(cards[slot]["card"]):
             continue
         level, x = parse_slot(slot)
         if slot_name(level + 1, x - 1) in cards or slot_name(level + 1, x + 1) in cards:
@@ -294,10 +308,18 @@ def cards_count(pyramid: dict) -> int:
     return sum(1 + len(entry.get("tucked") or ()) for entry in _cards(pyramid).values())
 
 
-def _tokens(pyramid: dict) -> Iterable[tuple[str, dict]]:
+def tokens(pyramid: dict) -> Iterable[tuple[str, dict]]:
+    """Every token lying in the pyramid, and the token images printed on its cards (aristocrats): images
+    count like tokens for their effects (pass gems, scoring) but are not tokens (no law moves them)."""
     for slot, entry in _cards(pyramid).items():
         for token in entry.get("tokens") or ():
             yield slot, token
+        if IMAGES:
+            for image in IMAGES.get(entry["card"], ()):
+                yield slot, image
+
+
+_tokens = tokens
 
 
 def token_count(pyramid: dict, token_type: str) -> int:

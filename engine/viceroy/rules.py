@@ -97,6 +97,7 @@ class Scorer:
 
     category: str
     score: Callable[[Any], int]
+    label: str = ""  # how the score sheet names a module's category (the base categories have theirs)
 
 
 @dataclass
@@ -113,6 +114,17 @@ class Ruleset:
     setup: list[Callable[[dict, Any], None]] = field(default_factory=list)
     # Where a bid gem goes (every bid gem goes to the reserve in the base game).
     bid_gem: Callable[[dict, int, str], None] | None = None
+    # The cards in the game: characters (the deals, the large and small decks) and laws (the law deck).
+    characters: tuple[int, ...] = ()
+    law_cards: tuple[int, ...] = ()
+    large_deck: int = 48  # characters in the large deck (12 turns of 4 revealed)
+    # Checks of the options a module makes (e.g. seat counts): fn(options) raises IllegalAction.
+    option_checks: list[Callable[[dict], None]] = field(default_factory=list)
+    # The baseline AI's choosers for a module's phases and decisions: name -> fn(state, seat, rng) -> action.
+    ai: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # What a prompt of a kind offers, for presenters (the game type's pending choices): kind -> fn(state, seat,
+    # prompt) -> dict; a module fills it for its own kinds and for base kinds it changes.
+    prompt_choices: dict[str, Callable[..., dict]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -127,6 +139,12 @@ class Ruleset:
             views=list(self.views),
             setup=list(self.setup),
             bid_gem=self.bid_gem,
+            characters=self.characters,
+            law_cards=self.law_cards,
+            large_deck=self.large_deck,
+            option_checks=list(self.option_checks),
+            ai=dict(self.ai),
+            prompt_choices=dict(self.prompt_choices),
         )
 
     def add_law(self, number: int, law: Law) -> None:
@@ -175,6 +193,14 @@ def unregister(name: str) -> None:
 
 def known_modules() -> list[str]:
     return ordered(list(_MODULES))
+
+
+def check_options(options: dict) -> None:
+    """Run the option checks of the modules ``options`` names (IllegalAction when they do not fit)."""
+    names = options.get("modules")
+    if names:
+        for check in build(tuple(ordered(list(names)))).option_checks:
+            check(options)
 
 
 def ordered(names: list[str]) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import is_law
+from engine.viceroy.cards import IMAGES, is_character, is_law
 from engine.viceroy.rules import Scorer, rules_for
 
 SET_POINTS = 12
@@ -77,7 +77,10 @@ class ScoreContext:
         magic_bonus = power = 0
         infinite = []
         for slot, entry in pyramid.get("cards", {}).items():
-            for t in entry.get("tokens") or ():
+            tokens = entry.get("tokens") or ()
+            if IMAGES and entry["card"] in IMAGES:
+                tokens = [*tokens, *IMAGES[entry["card"]]]  # token images count like tokens (aristocrats)
+            for t in tokens:
                 kind = t["type"]
                 if kind in counts:
                     counts[kind] += t.get("amount", 1)
@@ -115,7 +118,7 @@ LAW_POINTS: dict[int, Callable[[ScoreContext, str, dict], int]] = {
 }
 for _alliance in LAW_ALLIANCES:
     LAW_POINTS[_alliance] = lambda ctx, slot, entry: 2 * sum(
-        1 for n in pyr.neighbours(ctx.pyramid, slot) if not is_law(ctx.pyramid["cards"][n]["card"]))
+        1 for n in pyr.neighbours(ctx.pyramid, slot) if is_character(ctx.pyramid["cards"][n]["card"]))
 
 
 def _circles(ctx: ScoreContext) -> int:

@@ -12,7 +12,7 @@ from .auction import base_layout, reveal
 from .development import check_reward_choice
 from .errors import IllegalAction
 from .rewards import reward_choice
-from .rules import DONE, Phase, ordered, rules_for
+from .rules import DONE, Phase, check_options, ordered, rules_for
 from .state import COLORS, GEMS_IN_BOX, STATE_VERSION, ev, new_entry, p, priority_order, rng
 
 
@@ -37,6 +37,7 @@ def new_game(options: dict | None = None, seed: int = 0, seats: int | None = Non
             raise IllegalAction("Modules are named in a list.", "bad_options")
         if modules:
             options["modules"] = ordered(modules)  # kept in installation order, so records replay alike
+            check_options(options)
         else:
             del options["modules"]
 
@@ -77,7 +78,7 @@ def deal(state: dict, draw: object) -> None:
     """The base game's setup hook: starting gems (2 of each, 2 random returned) and the dealt characters."""
     players = state["options"]["players"]
     deal_size = state["options"]["deal"]
-    deck = list(C.CHARACTER_NUMBERS)
+    deck = list(rules_for(state).characters)
     draw.shuffle(deck)  # type: ignore[attr-defined]
     for _ in range(players):
         gems = {c: 2 for c in COLORS}
@@ -126,9 +127,10 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
         ev(events, "all", "start_card", f"{p(seat)} starts with {C.label(choice['start'])}.", seat=seat, card=choice["start"])
     # Ruling: starting rewards resolve once the decks exist, so a card reward can be drawn.
     shuffle.shuffle(rest)
-    state["large_deck"] = rest[:48]
-    state["small_deck"] = rest[48:]
-    laws = list(C.LAW_NUMBERS)
+    rules = rules_for(state)
+    state["large_deck"] = rest[:rules.large_deck]
+    state["small_deck"] = rest[rules.large_deck:]
+    laws = list(rules.law_cards)
     shuffle.shuffle(laws)
     for player in state["players"]:
         player["hand"].extend(laws.pop() for _ in range(3))

@@ -123,6 +123,9 @@ def science_count(player: dict) -> int:
         for t in e["tokens"]:
             if t["type"] == "science":
                 n += 1
+    if C.IMAGES:  # science images on aristocrats count too (not tokens, but they give the pass gem)
+        n += sum(1 for e in player["pyramid"]["cards"].values() for i in C.IMAGES.get(e["card"], ())
+                 if i["type"] == "science")
     return n
 
 

@@ -104,10 +104,7 @@ async def test_expiry_while_down_applied_once_and_stale_reminders_skipped(tmp_pa
     got = Collector()
     sched = Scheduler(service, got, clock=clock)
     await sched.start()
-    for _ in range(50):
-        await asyncio.sleep(0)
-        if got.outcomes:
-            break
+    await until(lambda: sorted(s for o in got.outcomes for s in getattr(o, "timed_out", [])) == [0, 1])
     await asyncio.sleep(0.05)
     await sched.stop()
     # both seats timed out exactly once, no reminder was sent

@@ -61,3 +61,20 @@ async def test_packing_drops_the_game_timers(storage):
         await tx.pack_game(gid)
     async with storage.reading() as tx:
         assert await tx.timers(gid, unfired_only=False) == [] and await tx.next_due() is None
+
+
+async def test_after_commit_runs_only_once_committed(storage):
+    gid = await new_game(storage)
+    calls: list[str] = []
+    async with storage.transaction() as tx:
+        await tx.add_timer(gid, 0, "deadline", 10.0, "k", 0.0)
+        tx.after_commit(lambda: calls.append("woken"))
+        assert calls == []
+    assert calls == ["woken"]
+    try:
+        async with storage.transaction() as tx:
+            tx.after_commit(lambda: calls.append("rolled back"))
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    assert calls == ["woken"]

@@ -6,7 +6,7 @@ import functools
 import hashlib
 import json
 
-from bot.ui.presenter import BasePresenter, TableCtx
+from bot.ui.presenter import BasePresenter, TableCtx, option_value_text
 from bot.ui.spec import Image, MessageSpec, PlanIncomplete
 from bot.ui.texts import fill_names
 from engine.api import GameType, Outcome
@@ -15,8 +15,9 @@ from .common import EMBED_COLOR, describe_action, render_pyramid, render_screen,
 from .prompts import KINDS
 from .rules import rules_text as _rules_text
 
-RULES_TOPICS = ["overview", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "bot"]
-PHASE_TITLES = {"setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
+RULES_TOPICS = ["overview", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "darkness", "revised",
+                "duo", "aristocrats", "bot"]
+PHASE_TITLES = {"domain": " · domain cards", "setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
                 "painting": " · painting", "over": " · over"}
 # The score sheet's breakdown keys, as the picture (rendering.render_scores) names them.
 BREAKDOWN_KEYS = {"Circles": "circles", "Infinite gems": "infinite_gems", "Laws": "laws", "Power points": "power_points",
@@ -35,14 +36,19 @@ class ViceroyPresenter(BasePresenter):
     rules_topics = RULES_TOPICS
     form_ops = ("gems.",)
     slash_names = {"virtual_opponents": "virtual"}
-    slash_help = {"deal": "Starting deal: 4 cards, or 2 (first printing)", "virtual_opponents": "Virtual opponents (2-3 players only)"}
+    slash_help = {"deal": "Starting deal: 4 cards, or 2 (first printing)", "virtual_opponents": "Virtual opponents (2-3 players only)",
+                  "modules": "Times of Darkness modules, comma-separated: darkness, duo, aristocrats"}
     lobby_footer = "Secret choices come by direct message: allow DMs from server members."
     description = "Play Viceroy: pyramids, secret bids and laws"
 
     # ---------------------------------------------------------------- lobby and events
 
     def lobby_lines(self, game_type: GameType, options: dict) -> list[str]:
-        return [f"Starting deal: {options.get('deal', 4)} cards · virtual opponents: {options.get('virtual_opponents', 0)}"]
+        lines = [f"Starting deal: {options.get('deal', 4)} cards · virtual opponents: {options.get('virtual_opponents', 0)}"]
+        spec = game_type.option("modules")
+        if spec is not None:
+            lines.append(f"Times of Darkness modules: {option_value_text(spec, options.get('modules') or [])}")
+        return lines
 
     def check_new(self, seats: int, ai: int, options: dict) -> None:
         if seats == 1 and options.get("virtual_opponents", 1) not in (0, 1):

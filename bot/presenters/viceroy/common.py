@@ -59,7 +59,10 @@ def card_option(number: int, prefix: str = "", value: str | None = None, descrip
 
 
 def screen_line(me: Mapping[str, Any]) -> str:
-    return f"Your gems: **{gems_long(me.get('gems', {}))}** · attack tokens: {me.get('attacks', 0)}"
+    line = f"Your gems: **{gems_long(me.get('gems', {}))}** · attack tokens: {me.get('attacks', 0)}"
+    if me.get("diamonds") is not None:  # Times of Darkness
+        line += f" · diamonds: {me['diamonds']}"
+    return line
 
 
 def needed_colours(view: dict, seat: int) -> list[str]:
@@ -81,6 +84,8 @@ def describe_action(action: dict | None) -> str:
     if not action:
         return "nothing yet"
     kind = action["type"]
+    if kind == "bid" and action.get("diamond"):
+        return "bid a diamond (you choose its colour after the reveal)"
     if kind == "bid":
         return f"bid {action['color']} for {C.label(action['card'])}"
     if kind == "attack":
@@ -96,8 +101,13 @@ def describe_action(action: dict | None) -> str:
         if action.get("slot"):
             return f"play {C.label(action['card'])} on level {P.level_of(action['slot'])}"
         return f"play {C.label(action['card'])} on a card of your pyramid"
+    if kind == "setup" and isinstance(action.get("keep"), list):  # Times of Darkness: the kept characters
+        return "keep " + ", ".join(C.label(c) for c in action["keep"])
     if kind == "setup":
         return f"start with {C.label(action['start'])}, keep {C.label(action['keep'])}"
+    if kind == "domain":
+        reward = action.get("reward")
+        return "domain reward: " + (f"a {action.get('deck', 'character')} card" if reward == "card" else str(reward))
     if kind == "decide" and isinstance(action.get("plan"), dict):
         return describe_action(action["plan"])
     return kind

@@ -15,7 +15,7 @@ from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 from engine.viceroy.state import CHOICE_LAWS
 
-from . import plans
+from . import darkness, plans
 from .common import (
     COLOR_EMOJI,
     card_option,
@@ -429,3 +429,4 @@ KINDS = {
     "paint": PaintKind(),
     "*": DecisionKind(),
 }
+darkness.install(KINDS)  # the Times of Darkness modules' prompts

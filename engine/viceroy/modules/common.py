@@ -1,0 +1,420 @@
+"""What every Times of Darkness module shares: diamonds and the any-colour circle bonus.
+
+Diamonds (4 per player in the reserve when an expansion module is on) live in ``state["ext"]["diamonds"]``::
+
+    {"reserve": 8, "held": [0, 1], "painted": [[], []], "bids": {}, "bidding": []}
+
+``held`` is what lies behind each screen (secret: only the owner's view shows it until the game is over).
+A diamond is not a gem: gem rewards never give one and infinite gems are never diamonds. It is taken only
+by the diamond reward (short of diamonds, one gem of choice per missing diamond) and is spent as a gem of
+any colour: in a payment (the ``diamonds`` payment source names the colours it stands for), as an auction
+bid (the colour is chosen after the reveal, in priority order), or at the end to paint one section.
+
+``install(rules)`` adds all of it once, whichever modules ask for it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from .. import cards as C
+from .. import pyramid as P
+from ..auction import auction_offer, cards_at
+from ..errors import IllegalAction
+from ..painting import apply_painting
+from ..rules import Decision, PaymentSource, Ruleset, Scorer, enter
+from ..state import COLORS, ask, bool_arg, clean_gems, ev, gem_total, int_arg, p, priority_order, zero
+from .carddata import ANY_CIRCLE_BONUS, DIAMONDS
+
+DIAMONDS_PER_PLAYER = 4
+NAME = "diamonds"
+
+
+def slice_of(state: dict) -> dict:
+    return state["ext"][NAME]
+
+
+def held(state: dict, seat: int) -> int:
+    return state["ext"][NAME]["held"][seat]
+
+
+def _seat_of(state: dict, player: dict) -> int:
+    for seat, candidate in enumerate(state["players"]):
+        if candidate is player:
+            return seat
+    raise ValueError("not a player of this game")
+
+
+def setup(state: dict, draw: random.Random) -> None:
+    n = state["options"]["players"]
+    state["ext"][NAME] = {"reserve": DIAMONDS_PER_PLAYER * n, "held": [0] * n, "painted": [[] for _ in range(n)],
+                          "bids": {}, "bidding": []}
+
+
+# ------------------------------------------------------------------------------------------- rewards
+
+
+def give_diamonds(state: dict, seat: int, amount: int, events: list) -> int:
+    """Take up to ``amount`` diamonds from the reserve for ``seat``; returns how many were short."""
+    d = slice_of(state)
+    take = min(amount, d["reserve"])
+    d["reserve"] -= take
+    d["held"][seat] += take
+    if take:
+        ev(events, "all", "diamonds_taken", f"{p(seat)} takes {take} diamond{'s' if take != 1 else ''}.",
+           seat=seat, count=take)
+    short = amount - take
+    if short:
+        ev(events, "all", "diamonds_short",
+           f"The reserve is short of {short} diamond{'s' if short != 1 else ''}: {p(seat)} takes as many gems instead.",
+           seat=seat, count=short)
+    return short
+
+
+def _diamond_reward(g, item: dict) -> None:  # noqa: ANN001  (a rewards.Grant)
+    # Short of diamonds: one gem of the player's choice per missing diamond (they join the row's gems).
+    g.gems += give_diamonds(g.state, g.seat, item["amount"], g.events)
+
+
+def _any_circle_bonus(g, item: dict) -> None:  # noqa: ANN001
+    g.entry["tokens"].append({"type": ANY_CIRCLE_BONUS, "value": item["value"]})
+
+
+def any_bonus_value(pyramid: dict) -> int:
+    """The any-colour circle bonus tokens (and images) of a pyramid, summed."""
+    return sum(t.get("value", 1) for _, t in P.tokens(pyramid) if t["type"] == ANY_CIRCLE_BONUS)
+
+
+def _score_any_bonus(ctx) -> int:  # noqa: ANN001  (a scoring.ScoreContext)
+    """+1 per single-colour circle and per infinite gem, whatever their colour, for each bonus."""
+    return any_bonus_value(ctx.pyramid) * (len(ctx.single) + len(ctx.infinite))
+
+
+# ------------------------------------------------------------------------------------------- payments
+
+
+def _check_payment(state: dict, player: dict, value: object) -> tuple[dict[str, int], object]:
+    if value is None:
+        return zero(), None
+    stand_for = clean_gems(value, "diamonds (the colours they stand for)")
+    count = gem_total(stand_for)
+    if not count:
+        return zero(), None
+    have = held(state, _seat_of(state, player))
+    if count > have:
+        raise IllegalAction(f"You have {have} diamond{'s' if have != 1 else ''} behind your screen, not {count}.",
+                            "no_diamond")
+    return stand_for, stand_for
+
+
+def _auto_payment(state: dict | None, player: dict, left: dict[str, int]) -> object:
+    """Diamonds only for what the gems behind the screen cannot pay."""
+    if state is None or NAME not in state["ext"]:
+        return None
+    have = held(state, _seat_of(state, player))
+    use = zero()
+    for c in COLORS:
+        while have and left[c] > player["gems"][c]:
+            use[c] += 1
+            left[c] -= 1
+            have -= 1
+    return use if gem_total(use) else None
+
+
+def _spend(state: dict, seat: int, value: object) -> None:
+    if value:
+        count = gem_total(value)  # type: ignore[arg-type]
+        d = slice_of(state)
+        d["held"][seat] -= count
+        d["reserve"] += count
+
+
+PAYMENT = PaymentSource(key="diamonds", check=_check_payment, auto=_auto_payment, spend=_spend, empty=None)
+
+
+# ------------------------------------------------------------------------------------------- auction
+
+
+def _wrap_validate(inner):  # noqa: ANN001, ANN202
+    def validate(state: dict, seat: int, action: dict) -> dict:
+        if action.get("type") == "bid" and "diamond" in action:
+            flag = action["diamond"]
+            if not isinstance(flag, bool):
+                raise IllegalAction("Say yes or no: bid a diamond?", "bad_diamond")
+            if flag:
+                archive = bool_arg(action.get("archive"), "Archive must be yes or no.", "bad_archive")
+                if held(state, seat) < 1:
+                    raise IllegalAction("You have no diamond behind your screen to bid.", "no_diamond")
+                if not auction_offer(state):
+                    raise IllegalAction("There is no character at the auction to bid for.", "empty_auction")
+                # The colour (and card) is chosen after the reveal.
+                return {"type": "bid", "diamond": True, "color": None, "card": None, "archive": archive}
+            action = {k: v for k, v in action.items() if k != "diamond"}
+        return inner(state, seat, action)
+
+    return validate
+
+
+def _public(choice: dict) -> str:
+    if choice["type"] == "bid":
+        return "a diamond" if choice.get("diamond") else f"{choice['color']} for {C.label(choice['card'])}"
+    return "an attack" if choice["type"] == "attack" else "a pass"
+
+
+def _wrap_resolve(inner):  # noqa: ANN001, ANN202
+    def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
+        diamond = [s for s, c in choices.items() if c.get("diamond")]
+        if not diamond:
+            inner(state, choices, events)
+            return
+        text = "; ".join(f"{p(s)}: {_public(c)}" for s, c in sorted(choices.items()))
+        public = {str(s): {"type": c["type"], "diamond": bool(c.get("diamond")), "color": c.get("color"),
+                           "card": c.get("card")} for s, c in choices.items()}
+        ev(events, "all", "diamond_reveal",
+           f"Round {state['round']} shows {text}. Diamond bidders choose their colour now.", choices=public)
+        steps = [{"op": "diamond_bid", "seat": s, "bids": public} for s in priority_order(state, diamond)]
+        steps.append({"op": "diamond_bids_done", "choices": {str(k): v for k, v in choices.items()}})
+        state["queue"].extend(steps)
+
+    return resolve
+
+
+def _bid_options(state: dict) -> list[dict]:
+    return [{"color": c, "cards": cards_at(state, c)} for c in COLORS if cards_at(state, c)]
+
+
+def step_diamond_bid(state: dict, step: dict, events: list) -> bool:
+    seat = step["seat"]
+    answer = step.get("answer")
+    if answer is None:
+        return ask(state, seat, "diamond_bid", "Your diamond bid: choose the colour it stands for (and the card).",
+                   options=_bid_options(state), bids=step["bids"])
+    slice_of(state)["bids"][str(seat)] = answer
+    ev(events, "all", "diamond_colour", f"{p(seat)}'s diamond stands for {answer['color']}.", seat=seat,
+       color=answer["color"])
+    return True
+
+
+def _resolve_after(inner):  # noqa: ANN001, ANN202
+    def step_done(state: dict, step: dict, events: list) -> bool:
+        d = slice_of(state)
+        choices = {int(k): dict(v) for k, v in step["choices"].items()}
+        for key, answer in d["bids"].items():
+            choices[int(key)].update({"color": answer["color"], "card": answer["card"]})
+            choices[int(key)].pop("diamond", None)
+            d["bidding"].append(int(key))
+        d["bids"] = {}
+        inner(state, choices, events)  # the reveal and resolution, colours now known
+        return True
+
+    return step_done
+
+
+def _check_diamond_bid(state: dict, seat: int, decision: dict, action: dict) -> dict:
+    colour = action.get("color")
+    option = next((o for o in decision["options"] if o["color"] == colour), None)
+    if option is None:
+        raise IllegalAction("Choose a colour whose auction card has a character.", "bad_colour")
+    card = int_arg(action.get("card"))
+    if len(option["cards"]) == 2:
+        if card not in option["cards"]:
+            raise IllegalAction(f"Two characters wait at {colour}: name the one you bid for.", "name_card")
+    else:
+        card = option["cards"][0]
+    return {"color": colour, "card": card}
+
+
+def _default_diamond_bid(state: dict, seat: int, decision: dict) -> dict:
+    option = decision["options"][0]
+    return {"type": "decide", "color": option["color"], "card": option["cards"][0]}
+
+
+def _wrap_bid_gem(inner):  # noqa: ANN001, ANN202
+    def bid_gem(state: dict, seat: int, colour: str) -> None:
+        d = slice_of(state)
+        if seat in d["bidding"]:
+            d["bidding"].remove(seat)  # the bid was a diamond: it goes to the reserve
+            d["held"][seat] -= 1
+            d["reserve"] += 1
+            return
+        inner(state, seat, colour)
+
+    return bid_gem
+
+
+# ------------------------------------------------------------------------------------------- painting
+
+
+def start_painting(state: dict, events: list) -> None:
+    """The base game's end (hands discarded, screens lifted), with diamonds that can paint too."""
+    state["phase"] = "painting"
+    state["active"] = []
+    for player in state["players"]:
+        if player["hand"]:
+            state["discard"].extend(player["hand"])
+            player["hand"] = []
+    ev(events, "all", "game_end", "The last turn is over. Screens are lifted; hands are discarded. "
+       "Paint circle sections with leftover gems and diamonds, or skip.")
+    for seat, player in enumerate(state["players"]):
+        if (gem_total(player["gems"]) == 0 and held(state, seat) == 0) or not P.paintable_sections(player["pyramid"]):
+            player["painted"] = []
+    if all(pl["painted"] is not None for pl in state["players"]):
+        enter(state, "over", events)
+
+
+def paint(state: dict, seat: int, action: dict, events: list) -> None:
+    """Paint with gems and diamonds: an item ``{"slot", "section", "color", "diamond": true}`` uses a diamond."""
+    player = state["players"][seat]
+    if player["painted"] is not None:
+        raise IllegalAction("You have already painted.", "already_painted")
+    if action["type"] != "paint":
+        raise IllegalAction("The game is over: paint circle sections with your leftover gems, or skip.", "bad_type")
+    items = action.get("paint")
+    if not isinstance(items, list) or any(not isinstance(i, dict) for i in items):
+        raise IllegalAction("Painting lists the sections to paint (or nothing to skip).", "bad_paint")
+    for item in items:
+        if not isinstance(item.get("diamond", False), bool):
+            raise IllegalAction("Say for each section whether a diamond paints it (yes or no).", "bad_paint")
+    with_diamonds = [i for i in items if i.get("diamond")]
+    have = held(state, seat)
+    if len(with_diamonds) > have:
+        raise IllegalAction(f"You have {have} diamond{'s' if have != 1 else ''} to paint with, not {len(with_diamonds)}.",
+                            "no_diamond")
+    budget = dict(player["gems"])
+    for item in with_diamonds:
+        if item.get("color") in budget:
+            budget[item["color"]] += 1
+    try:
+        spent = apply_painting(player["pyramid"], budget, items)
+    except ValueError as exc:
+        raise IllegalAction(str(exc), "bad_paint") from exc
+    for item in with_diamonds:
+        spent[item["color"]] -= 1
+    for c in COLORS:
+        player["gems"][c] -= spent[c]  # the gems now lie on the painted sections
+    d = slice_of(state)
+    d["held"][seat] -= len(with_diamonds)
+    d["painted"][seat] = [{k: i[k] for k in ("slot", "section", "color")} for i in with_diamonds]
+    player["painted"] = [{k: i[k] for k in ("slot", "section", "color")} for i in items if not i.get("diamond")]
+    n = len(items)
+    ev(events, "all", "painted", f"{p(seat)} paints {n} section{'s' if n != 1 else ''}"
+       + (f" ({len(with_diamonds)} with diamonds)" if with_diamonds else "") + ".",
+       seat=seat, paint=player["painted"], diamonds=d["painted"][seat])
+    if all(pl["painted"] is not None for pl in state["players"]):
+        enter(state, "over", events)
+
+
+def painting_pending(state: dict) -> dict[int, dict]:
+    return {
+        seat: {"kind": "paint", "seat": seat, "submitted": False, "gems": dict(player["gems"]),
+               "diamonds": held(state, seat)}
+        for seat, player in enumerate(state["players"])
+        if player["painted"] is None
+    }
+
+
+# ------------------------------------------------------------------------------------------- views
+
+
+def view(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
+    d = state["ext"].get(NAME)
+    if d is None:
+        return
+    over = state["phase"] == "over"
+    out["diamonds"] = {"reserve": d["reserve"], "per_player": DIAMONDS_PER_PLAYER}
+    for s, pv in enumerate(out["players"]):
+        if over or s == seat:  # behind the screen until the screens are lifted
+            pv["diamonds"] = d["held"][s]
+        pv["painted_with_diamonds"] = [dict(i) for i in d["painted"][s]]
+
+
+# ------------------------------------------------------------------------------------------- AI
+
+
+def ai_paint(state: dict, seat: int, rng: random.Random) -> dict:
+    """The best painting with the gems, letting the diamonds stand for whichever colour gains most."""
+    from ..painting import best_painting
+
+    player = state["players"][seat]
+    have = held(state, seat)
+    own = player["gems"]
+    best: tuple[int, str | None, list] | None = None
+    for colour in [None, *COLORS] if have else [None]:
+        trial = dict(own)
+        if colour:
+            trial[colour] += have
+        player["gems"] = trial
+        try:
+            items, gain = best_painting(state, seat)
+        finally:
+            player["gems"] = own
+        if best is None or gain > best[0]:
+            best = (gain, colour, items)
+    assert best is not None
+    _, colour, items = best
+    out, used = [], 0
+    for item in items:
+        if colour and item["color"] == colour:
+            used += 1
+            if used > own[colour]:
+                item = dict(item, diamond=True)
+        out.append(item)
+    return {"type": "paint", "paint": out}
+
+
+def ai_diamond_bid(state: dict, seat: int, rng: random.Random) -> dict:
+    decision = state["decision"]
+    taken = {b.get("color") for s, b in decision["bids"].items() if b.get("type") == "bid"}
+    options = sorted(decision["options"], key=lambda o: (o["color"] in taken, -len(o["cards"]), rng.random()))
+    option = options[0]
+    return {"type": "decide", "color": option["color"], "card": rng.choice(option["cards"])}
+
+
+def _wrap_ai_auction(inner):  # noqa: ANN001, ANN202
+    def choose(state: dict, seat: int, rng: random.Random) -> dict:
+        if held(state, seat) and auction_offer(state) and rng.random() < 0.3:
+            return {"type": "bid", "diamond": True, "archive": False}
+        return inner(state, seat, rng)
+
+    return choose
+
+
+def _auction_choices(state: dict, seat: int, prompt: dict) -> dict:
+    from ..moves import auction_options
+
+    out = auction_options(state, seat)
+    out["diamonds"] = held(state, seat) if auction_offer(state) else 0  # a diamond can bid for any card
+    return out
+
+
+# ------------------------------------------------------------------------------------------- install
+
+
+def install(rules: Ruleset) -> None:
+    """Add diamonds and the any-colour circle bonus to a ruleset (once, whichever module asks first)."""
+    if "diamond_bid" in rules.steps:
+        return
+    from ..ai import _auction as base_ai_auction
+
+    rules.setup.append(setup)
+    rules.rewards[DIAMONDS] = _diamond_reward
+    rules.rewards[ANY_CIRCLE_BONUS] = _any_circle_bonus
+    rules.payment_sources.append(PAYMENT)
+    rules.scorers.append(Scorer(ANY_CIRCLE_BONUS, _score_any_bonus, "Any-colour circle bonus"))
+    auction = rules.phases["auction"]
+    rules.phases["auction"] = replace(auction, validate=_wrap_validate(auction.validate),
+                                      resolve=_wrap_resolve(auction.resolve))
+    rules.steps["diamond_bid"] = step_diamond_bid
+    rules.steps["diamond_bids_done"] = _resolve_after(auction.resolve)
+    rules.decisions["diamond_bid"] = Decision(_check_diamond_bid, _default_diamond_bid)
+    rules.bid_gem = _wrap_bid_gem(rules.bid_gem)
+    painting = rules.phases["painting"]
+    rules.phases["painting"] = replace(painting, start=start_painting, act=paint, pending=painting_pending)
+    rules.views.append(view)
+    rules.prompt_choices["auction"] = _auction_choices
+    rules.prompt_choices["paint"] = lambda state, seat, prompt: {"gems": dict(state["players"][seat]["gems"]),
+                                                                  "diamonds": held(state, seat)}
+    rules.ai["painting"] = ai_paint
+    rules.ai["diamond_bid"] = ai_diamond_bid
+    rules.ai["auction"] = _wrap_ai_auction(rules.ai.get("auction", base_ai_auction))
