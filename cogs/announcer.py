@@ -37,6 +37,18 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # Finished games younger than this get a missing score sheet at start-up; older ones are left alone (their
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
+# Why a DM could not be delivered (Discord's codes: docs/fake-discord.md and shared reference).
+DM_CLOSED = "closed"  # 50007: the user accepts no DMs from the bot: the ephemeral path ("My screen")
+DM_NO_MUTUAL_GUILD = "no mutual guild"  # 50278: the user shares no server with the bot any more
+DM_TRANSIENT = "transient"  # 40003 (opening DMs too fast), 429, 5xx, a timeout: try again later
+DM_REFUSED = "refused"  # any other 4xx: the request itself is wrong, retrying cannot help
+DM_RETRY_DELAYS = (1.0, 4.0, 15.0)  # seconds between the attempts of a DM that failed transiently
+DM_PING_REASONS = {
+    DM_CLOSED: "I cannot DM you",
+    DM_NO_MUTUAL_GUILD: "I cannot DM you: we share no server, so Discord refuses my messages",
+    DM_TRANSIENT: "Discord did not deliver my DM just now; the next one comes by DM again",
+    DM_REFUSED: "Discord did not deliver my DM",
+}
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
 
 
@@ -56,6 +68,17 @@ def _stack(task: asyncio.Task) -> str:
     out = io.StringIO()
     task.print_stack(limit=30, file=out)
     return out.getvalue()
+
+
+def dm_failure(exc: discord.HTTPException) -> str:
+    """Classify a failed DM (see DM_CLOSED and the others)."""
+    if exc.code == 50007:
+        return DM_CLOSED
+    if exc.code == 50278:
+        return DM_NO_MUTUAL_GUILD
+    if exc.code == 40003 or exc.status == 429 or exc.status >= 500:
+        return DM_TRANSIENT
+    return DM_REFUSED
 
 
 class _TimeoutResponse:
@@ -79,6 +102,8 @@ class Announcer:
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = {}
+        self.dm_retry_delays: tuple[float, ...] = DM_RETRY_DELAYS
+        self.request_timeout = REQUEST_TIMEOUT
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -107,11 +132,11 @@ class Announcer:
         up a game's announcements (they are serialised per game)."""
         for attempt in (1, 2):
             task = asyncio.ensure_future(make())
-            done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
+            done, _ = await asyncio.wait({task}, timeout=self.request_timeout / 2)
             if not done:
                 # Half the time limit gone: say where the request is stuck (a lock, the HTTP pool, a socket).
                 log.warning("%s is slow (attempt %d); stuck at:\n%s", what, attempt, _stack(task))
-                done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
+                done, _ = await asyncio.wait({task}, timeout=self.request_timeout / 2)
             if done:
                 return task.result()
             task.cancel()
@@ -120,21 +145,34 @@ class Announcer:
         raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
 
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
-        """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
+        """Send a DM; None when it could not be delivered (see send_dm for what is remembered)."""
+        return (await self.send_dm(user_id, **kwargs))[0]
+
+    async def send_dm(self, user_id: int, **kwargs: Any) -> tuple[discord.Message | None, str | None]:
+        """Send a DM: (the message, None), or (None, why) with why one of DM_CLOSED (remembered: that player
+        plays through "My screen" from now on), DM_NO_MUTUAL_GUILD, DM_TRANSIENT (retried with backoff first;
+        the player is not marked closed) or DM_REFUSED (a request Discord will never accept; logged)."""
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
             channel = await self.client.create_dm(discord.Object(user_id))
             return await channel.send(**kwargs, **fresh())
 
-        try:
-            return await self.patient(send, f"DM to {user_id}")
-        except discord.Forbidden:
-            await self.service.set_dm_status(user_id, "closed")
-            return None
-        except discord.HTTPException:
-            log.warning("DM to %s failed", user_id)
-            return None
+        delays = list(self.dm_retry_delays)
+        while True:
+            try:
+                return await self.patient(send, f"DM to {user_id}"), None
+            except discord.HTTPException as exc:
+                why = dm_failure(exc)
+                if why == DM_TRANSIENT and delays:
+                    log.info("DM to %s failed (%s %s); retrying", user_id, exc.status, exc.code)
+                    await asyncio.sleep(delays.pop(0))
+                    continue
+                if why == DM_CLOSED:
+                    await self.service.set_dm_status(user_id, "closed")
+                else:
+                    log.warning("DM to %s failed (%s %s: %s)", user_id, exc.status, exc.code, why)
+                return None, why
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
         fresh = refile(kwargs.pop("file", None))
@@ -441,16 +479,17 @@ class Announcer:
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
         content = move_line(presenter.display_name, result.game_id, ctx.deadline)
-        msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
+        msg, why = await self.send_dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
                                                      prompt_key=ctx.key)
         else:
-            # DMs closed: a ping in the channel, the prompt itself comes through "My screen".
+            # No DM: a ping in the channel, the prompt itself comes through "My screen". Only closed DMs are
+            # remembered for the player (send_dm); this ping stands for this one prompt.
             await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
                                                      prompt_key=ctx.key)
             await self.send_channel(result.channel_id, content=f"<@{s.user_id}>, your move in {presenter.display_name}: "
-                                    "press **My screen** (I cannot DM you).")
+                                    f"press **My screen** ({DM_PING_REASONS.get(why or '', DM_PING_REASONS[DM_CLOSED])}).")
 
     async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
                              s: sync.SeatState, old: Any) -> None:

@@ -49,6 +49,7 @@ from .discord_ui import (
 )
 
 log = logging.getLogger(__name__)
+THINKING = "gm.thinking"  # interaction.extras key: a "thinking" defer not answered yet ("public"/"ephemeral")
 
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
@@ -104,14 +105,43 @@ class TableCog(commands.Cog, name="Table"):
         return self.games[kind]
 
     async def _reply(self, interaction: discord.Interaction, text: str) -> None:
-        """A short private message to whoever clicked, whatever the interaction's state."""
+        """A short private message to whoever clicked, whatever the interaction's state. After a "thinking"
+        defer the answer replaces the thinking message; a public one is removed first, so that an error is
+        never shown to the channel."""
         try:
+            thinking = interaction.extras.get(THINKING)
+            if thinking is not None:
+                del interaction.extras[THINKING]
+                if thinking == "ephemeral":
+                    await interaction.edit_original_response(content=text, embed=None, attachments=[], view=None)
+                    return
+                await interaction.delete_original_response()
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not reply to interaction %s", interaction.id)
+
+    @staticmethod
+    async def _think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+        """Defer with a "thinking" message; the answer comes with `_answer` (or an error with `_reply`)."""
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras[THINKING] = "ephemeral" if ephemeral else "public"
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+        """The answer to a deferred command: the first replaces the thinking message (edit_original_response;
+        a follow-up doing that is deprecated), later ones are follow-ups."""
+        file = kwargs.pop("file", None)
+        ephemeral = bool(kwargs.pop("ephemeral", False))  # a thinking message's own flag decides the first
+        if interaction.extras.pop(THINKING, None) is not None:
+            if file is not None:
+                kwargs["attachments"] = [file]
+            return await interaction.edit_original_response(**kwargs)
+        if file is not None:
+            kwargs["file"] = file
+        return await interaction.followup.send(wait=True, ephemeral=ephemeral, **kwargs)  # type: ignore[return-value]
 
     def _tracking(self, interaction: discord.Interaction) -> Any:
         track = getattr(self.bot, "handling_interaction", None)
@@ -211,7 +241,11 @@ class TableCog(commands.Cog, name="Table"):
     def _group(self, game: _Game) -> app_commands.Group:
         p = game.presenter
         description = getattr(p, "description", "") or game.type.description or f"Play {game.title}"
-        group = app_commands.Group(name=game.command, description=description[:100])
+        # Installed to servers only (not to users' accounts); usable in its servers and in DMs with the bot,
+        # where commands reach the player's own game.
+        group = app_commands.Group(name=game.command, description=description[:100],
+                                   allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+                                   allowed_installs=app_commands.AppInstallationType(guild=True))
         cmd: Callable[..., app_commands.Command] = app_commands.Command
         group.add_command(cmd(name="new", description=f"Open a {game.title} lobby in this channel",
                               callback=self._new_callback(game)))
@@ -384,9 +418,9 @@ class TableCog(commands.Cog, name="Table"):
                                                options={**options, "seats": seats}, **kwargs)
         for _ in range(ai):
             info = await self.service.add_ai(info.id, interaction.user.id)
-        await interaction.response.defer()
+        await self._think(interaction)
         info = await self._probe_dm(info.id, interaction.user.id, game)
-        msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
+        msg = await self._answer(interaction, **await self._lobby_message(info))
         await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
 
     # ---------------------------------------------------------------- lobby
@@ -422,7 +456,8 @@ class TableCog(commands.Cog, name="Table"):
         """Tell a joining player where decisions will arrive; remember if their DMs are closed."""
         what = "secret choices" if game.type.hidden_information else "decisions"
         ok = await self.announcer.dm(user_id, content=f"You joined {game.title} game #{game_id}. Your {what} will arrive here.")
-        await self.service.set_dm_status(user_id, "open" if ok else "closed")
+        if ok:  # closed DMs are remembered by the announcer; other failures (transient) change nothing
+            await self.service.set_dm_status(user_id, "open")
         return await self.service.game(game_id)
 
     async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
@@ -654,21 +689,21 @@ class TableCog(commands.Cog, name="Table"):
             except NotInGame:
                 await self._reply(interaction, "You have no seat in this game; you can watch the table above.")
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._think(interaction, ephemeral=True)
             ctx, draft = _seat_ctx(click)
             presenter = self.game_of(ctx.kind).presenter
             limit = self._limit(interaction)
             screen = presenter.my_screen(ctx.game_id, ctx.view, ctx.seat, ctx.names)
             sent = False
             if screen is not None:
-                await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
+                await self._answer(interaction, ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
                 spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx)
-                await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
+                await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
-                await interaction.followup.send("Nothing to decide right now.", ephemeral=True)
+                await self._answer(interaction, content="Nothing to decide right now.", ephemeral=True)
 
         await self._safe(interaction, run())
 
@@ -687,7 +722,7 @@ class TableCog(commands.Cog, name="Table"):
         if info.status == "lobby":
             await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        await self._think(interaction)
         state = await self.service.table_state(info.id)
         names = names_map(state.seats)
         ctx = TableCtx(info.id, game.type, state.public_view or {}, names,
@@ -695,7 +730,7 @@ class TableCog(commands.Cog, name="Table"):
                        state.status)
         spec = game.presenter.table(ctx, with_image=True)
         embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+        await self._answer(interaction, embed=embed, file=file)
 
     async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
         info = await self._game_here(interaction, game)
@@ -703,15 +738,15 @@ class TableCog(commands.Cog, name="Table"):
         seat = next((s.seat for s in info.seats if s.user_id == target.id), None)
         if seat is None:
             raise ServiceError(f"{target.display_name} has no seat in this game.")
-        await interaction.response.defer(thinking=True)
+        await self._think(interaction)
         view = await self.service.view_seat(info.id, None)
         name = names_map(info.seats).get(seat, target.display_name)
         spec = game.presenter.board(view, seat, name)
         if spec is None:
-            await interaction.followup.send("There is no board to show in this game.")
+            await self._answer(interaction, content="There is no board to show in this game.")
             return
         embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+        await self._answer(interaction, embed=embed, file=file)
 
     async def _log(self, interaction: discord.Interaction, game: _Game, count: int) -> None:
         info = await self._game_here(interaction, game)
