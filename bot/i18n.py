@@ -217,6 +217,20 @@ def _load_entries(locale: str) -> dict[str, str]:
     return entries
 
 
+@cache
+def command_names(locale: str) -> dict[str, str]:
+    """Slash command, option and parameter names in a language (the ``names`` of its catalogue files): Discord
+    shows them to readers of that language; interactions still carry the English names."""
+    names: dict[str, str] = {}
+    root = resources.files("data").joinpath("i18n", locale)
+    if locale == DEFAULT_LOCALE or not root.is_dir():
+        return names
+    for item in sorted(root.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".json"):
+            names.update(json.loads(item.read_text(encoding="utf-8")).get("names", {}))
+    return names
+
+
 def check_entry(source: str, target: str, where: str = "catalogue") -> None:
     """An entry must keep exactly the placeholders of its English text (a lost {who} would hide a name)."""
     if not isinstance(source, str) or not isinstance(target, str) or not target.strip():
