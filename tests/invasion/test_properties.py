@@ -8,7 +8,6 @@ shows another seat's sealed combat plan or screen.
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
@@ -16,20 +15,13 @@ import pytest
 from engine.viceroy import GAME, apply_action, new_game, view
 from engine.viceroy.ai import choose_action
 from engine.viceroy.prompts import pending
+from tests.darkness.test_properties import canonical, seat_counts
 from tests.engine.helpers import all_counts_non_negative
 from tests.invasion.helpers import COLORS, invasion, total_diamonds, total_gems
 
 OTHERS = ("darkness", "duo", "aristocrats")
 COMBOS = [["invasion", *c] for n in range(0, 4) for c in itertools.combinations(OTHERS, n)]
 GAMES_PER_COMBO = 12
-
-
-def seat_counts(modules: list[str]) -> list[int]:
-    return [1, 2] if "duo" in modules else [1, 2, 3, 4]
-
-
-def canonical(state: dict) -> str:
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
 
 
 def play(modules: list[str], players: int, seed: int) -> tuple[dict, list[tuple[int, dict]]]:

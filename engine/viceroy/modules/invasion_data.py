@@ -8,13 +8,11 @@ Monsters are not pyramid cards: they are kept here, not in ``cards.CARDS``; the 
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
 from .. import cards as C
 from ..cards import CardDataError
-from .carddata import DIAMONDS, _check_law, _check_marked, _check_named, _check_reward, _fail
+from .carddata import DIAMONDS, _check_law, _check_marked, _check_named, _check_reward, _fail, _read
 
 FILE = "monsters.json"
 MONSTERS = tuple(range(201, 223))
@@ -72,13 +70,8 @@ def validate(raw: Any) -> None:
         _check_law(FILE, law, number)
 
 
-def load(text: str | None = None) -> dict:
-    if text is None:
-        text = resources.files("data.viceroy").joinpath("darkness", FILE).read_text(encoding="utf-8")
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CardDataError(f"darkness/{FILE} is not valid JSON: {exc}") from exc
+def load() -> dict:
+    raw = _read(FILE)
     validate(raw)
     return raw
 
