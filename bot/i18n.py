@@ -7,7 +7,8 @@ translated in two ways, both from the same catalogue:
 - ``tr(locale, template, **values)`` before formatting (the bot's own texts);
 - ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
   log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
-  (placeholders match any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``).
+  (``{n}``, ``{m}``, ``{k}`` match a whole number,
+  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
@@ -36,6 +37,7 @@ _PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
 _PREFIX = re.compile(r"^(\s*(?:[-•*>] |#{1,3} |\d+\. )?)")
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+(?=\S)")
 _PART = re.compile(r"(; | · | \| )")
+_ITEM = re.compile(r"(, )")
 _WORDLESS = re.compile(r"^[\W\d_]*$")
 _MARK = re.compile(r"^(\*\*|__|\*|_|`)(.+)\1$")
 
@@ -65,10 +67,19 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>.+?)")
+            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else '.+?'})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
+
+
+_NUMBER = r"[-+]?\d+"
+
+
+def _is_number(name: str) -> bool:
+    """Placeholders named n, m, k (or n1, n_gems, ...) stand for a whole number only, so that a template such
+    as "{n} red" never swallows a list ("2 red, 1 red" is two items, not one with n = "2 red, 1")."""
+    return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
 
 
 def _first_word(source: str) -> str:
@@ -171,6 +182,12 @@ class Catalogue:
         sentences = _SENTENCE.split(text)
         if len(sentences) > 1:
             return " ".join(self._segment(s, missing, skip) for s in sentences)
+        m = _MARK.match(text.strip())
+        if m:  # **a list** whose items the catalogue knows
+            return text.replace(m.group(2), self._segment(m.group(2), missing, skip), 1)
+        items = _ITEM.split(text)  # lists such as "2 red, 1 green": each item on its own
+        if len(items) > 1:
+            return "".join(p if i % 2 else self._segment(p, missing, skip) for i, p in enumerate(items))
         stripped = text.strip()
         if missing is not None and stripped and not _WORDLESS.match(stripped) and stripped not in skip:
             missing.append(stripped)

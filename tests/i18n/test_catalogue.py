@@ -124,3 +124,11 @@ async def test_message_kwargs_sends_a_spec_in_the_readers_language():
     assert [c.to_component_dict()["label"] for c in sv["view"].children] == ["Gå med"]
     en = await message_kwargs(spec, 0x123456, content="My screen")
     assert en["content"] == "My screen" and [c.to_component_dict()["label"] for c in en["view"].children] == ["Join"]
+
+
+def test_a_list_is_translated_item_by_item_inside_bold_marks_and_templates():
+    cat = Catalogue("sv", {"{n} red": "{n} röda", "1 red": "1 röd", "{n} green": "{n} gröna",
+                           "{x} (suggested)": "{x} (förslag)"})
+    assert cat.text("**2 red, 1 red**") == "**2 röda, 1 röd**"
+    assert cat.text("**2 red, 3 green** (suggested)") == "**2 röda, 3 gröna** (förslag)"
+    assert cat.missing("**2 red, 3 blue**") == ["3 blue"]
