@@ -93,10 +93,13 @@ class GameMasterBot(commands.Bot):
                                    poll_interval=self.poll_interval)
         await self.scheduler.start()
 
-    def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
-        """A fingerprint of the command set as it would be synced (names, options, descriptions, contexts)."""
+    async def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A fingerprint of the command set as it would be synced (names, options, descriptions, contexts and
+        their translations)."""
         commands_ = sorted(self.tree.get_commands(guild=guild), key=lambda c: c.name)
-        payload = [c.to_dict(self.tree) for c in commands_]
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator is not None
+                   else c.to_dict(self.tree) for c in commands_]
         return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
     async def sync_commands(self) -> bool:
@@ -110,7 +113,7 @@ class GameMasterBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         where = f"guild {guild.id}" if guild is not None else "global"
         key = f"{COMMAND_SYNC_PREF}.{self.application_id}.{guild.id if guild is not None else 'global'}"
-        digest = self.command_digest(guild)
+        digest = await self.command_digest(guild)
         forced = self.settings.sync_global and guild is None
         if not forced and await self.service.get_pref(BOT_PREFS, key) == digest:
             log.info("slash commands unchanged (%s): not synced", where)

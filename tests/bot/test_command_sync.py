@@ -41,7 +41,7 @@ async def test_token_only_syncs_globally_once_and_again_when_the_set_changes(fak
         await table.stop_bot()
         await _start(table, guild=False)
         assert _puts(fake_discord) == 2
-        assert await table.bot.service.get_pref(BOT_PREFS, key) == table.bot.command_digest()
+        assert await table.bot.service.get_pref(BOT_PREFS, key) == await table.bot.command_digest()
     finally:
         await table.stop_bot()
 
