@@ -29,7 +29,7 @@ from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.texts import move_line, names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
-from .discord_ui import message_kwargs, refile, shown_picture
+from .discord_ui import merge_kwargs, message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -49,6 +49,7 @@ DM_PING_REASONS = {
     DM_TRANSIENT: "Discord did not deliver my DM just now; the next one comes by DM again",
     DM_REFUSED: "Discord did not deliver my DM",
 }
+CLOSED_BY_REPLY_MEMORY = 10_000  # prompt message ids remembered as closed by their answering click
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
 
 
@@ -81,6 +82,15 @@ def dm_failure(exc: discord.HTTPException) -> str:
     return DM_REFUSED
 
 
+def _same_picture(results: Any, table: dict) -> bool:
+    """True when a results spec is nothing but the picture the new table message shows (same file name:
+    both drawn from the same public view)."""
+    file = table.get("file")
+    image = getattr(results, "image", None)
+    return (image is not None and file is not None and file.filename == image.filename
+            and not results.description and not results.fields)
+
+
 class _TimeoutResponse:
     """Stands in for an HTTP response in the HTTPException raised when a request hangs."""
 
@@ -103,6 +113,9 @@ class Announcer:
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = {}
         self.dm_retry_delays: tuple[float, ...] = DM_RETRY_DELAYS
+        self._closed_by_reply: set[int] = set()
+        self._queued: dict[int, int] = {}  # game id -> results announced or waiting for the game's lock
+        self._skipped: dict[int, int] = {}  # game id -> newest version whose sync was left to a later result  # prompt messages the answering click closed itself
         self.request_timeout = REQUEST_TIMEOUT
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
@@ -153,9 +166,12 @@ class Announcer:
         plays through "My screen" from now on), DM_NO_MUTUAL_GUILD, DM_TRANSIENT (retried with backoff first;
         the player is not marked closed) or DM_REFUSED (a request Discord will never accept; logged)."""
         fresh = refile(kwargs.pop("file", None))
+        several = [refile(f) for f in kwargs.pop("files", None) or []]
 
         async def send() -> discord.Message:
             channel = await self.client.create_dm(discord.Object(user_id))
+            if several:
+                return await channel.send(**kwargs, files=[f()["file"] for f in several])
             return await channel.send(**kwargs, **fresh())
 
         delays = list(self.dm_retry_delays)
@@ -176,9 +192,13 @@ class Announcer:
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
         fresh = refile(kwargs.pop("file", None))
+        several = [refile(f) for f in kwargs.pop("files", None) or []]
 
         async def send() -> discord.Message:
-            return await self.client.get_partial_messageable(channel_id).send(**kwargs, **fresh())
+            channel = self.client.get_partial_messageable(channel_id)
+            if several:
+                return await channel.send(**kwargs, files=[f()["file"] for f in several])
+            return await channel.send(**kwargs, **fresh())
 
         try:
             return await self.patient(send, f"message in channel {channel_id}")
@@ -208,6 +228,13 @@ class Announcer:
         except discord.HTTPException:
             return None
 
+    def closed_by_reply(self, message_id: int) -> None:
+        """The click answering this prompt message replaces it with its own closing text (cogs/table.py): the
+        sync plan retires its record without editing it again."""
+        if len(self._closed_by_reply) > CLOSED_BY_REPLY_MEMORY:
+            self._closed_by_reply.clear()
+        self._closed_by_reply.add(message_id)
+
     def remember_picture(self, msg: discord.Message | None) -> None:
         """Remember which file a table message's picture is (see _edit_table)."""
         picture = shown_picture(msg)
@@ -219,13 +246,24 @@ class Announcer:
     async def announce(self, result: ActionResult | Reminder) -> None:
         """Tell the channel and the players what happened (after the service committed it)."""
         self._running += 1
+        counted = isinstance(result, ActionResult)
+        if counted:
+            self._queued[result.game_id] = self._queued.get(result.game_id, 0) + 1
         try:
-            await self._announce_locked(result)
+            await self._announce_locked(result, counted)
         finally:
             self._running -= 1
 
-    async def _announce_locked(self, result: ActionResult | Reminder) -> None:
+    async def _announce_locked(self, result: ActionResult | Reminder, counted: bool = False) -> None:
         async with self.lock(result.game_id):
+            later = False
+            if counted:
+                # Results of this game waiting behind this one: the last of them brings the messages in line
+                # (the sync plan works from the newest state), so this one only posts its lines.
+                left = self._queued[result.game_id] = self._queued[result.game_id] - 1
+                if not left:
+                    del self._queued[result.game_id]
+                later = left > 0
             try:
                 if isinstance(result, Reminder):
                     await self._remind(result)
@@ -235,7 +273,15 @@ class Announcer:
                         fresh = await self.service.table_state(result.game_id)
                         fresh.public, fresh.private, fresh.timed_out = [], {}, []
                         result = fresh
-                    await self._announce(result)
+                    gid = result.game_id
+                    if later:
+                        self._skipped[gid] = max(self._skipped.get(gid, -1), result.version)
+                    elif self._skipped.pop(gid, -1) > result.version and result.status == "active":
+                        # A newer result went first and left the messages to this one: sync the game as it is.
+                        fresh = await self.service.table_state(gid)
+                        fresh.public, fresh.private, fresh.timed_out = result.public, result.private, result.timed_out
+                        result = fresh
+                    await self._announce(result, later=later)
             except Exception:
                 log.exception("announcing for game %s failed", result.game_id)
 
@@ -282,31 +328,58 @@ class Announcer:
             text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
         return text
 
-    async def _announce(self, result: ActionResult) -> None:
+    async def _announce(self, result: ActionResult, *, later: bool = False) -> None:
         self.batches += 1
         presenter = self.presenter(result.kind)
         names = names_map(result.seats)
-        color = presenter.embed_color
-        chunks = split_text(self.event_lines(presenter, result, names))
-        picture = presenter.results(result.public, result.public_view, names) \
-            if chunks and result.public_view is not None and not result.finished else None
-        for i, chunk in enumerate(chunks):
-            if picture is not None and i == len(chunks) - 1:
-                await self.send_channel(result.channel_id, **await message_kwargs(picture, color, content=chunk))
-            else:
-                await self.send_channel(result.channel_id, content=chunk)
-        if result.finished:
-            await self._post_final(result, presenter, names)
+        lines = self.event_lines(presenter, result, names)
+        private = {}
         for seat, events in result.private.items():
-            user = next((s.user_id for s in result.seats if s.seat == seat and not s.is_ai), None)
             texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
-            if user and texts:
-                await self.dm(user, content="\n".join(texts)[:1900])
-        if result.finished or result.status != "active":
+            if texts:
+                private[seat] = texts
+        if result.finished or result.status != "active" or later or \
+                self._synced.get(result.game_id, -1) > result.version:
+            # Over, or a later result was announced first (its views are the newer ones): the lines only.
+            await self._post_lines(result, presenter, names, lines)
+            if result.finished:
+                await self._post_final(result, presenter, names)
+            await self._dm_private(result, private)
             return
-        if self._synced.get(result.game_id, -1) > result.version:
-            return  # a later result was announced first: its views are the newer ones
-        await self.sync_messages(result)
+        await self.sync_messages(result, lines=lines, private=private)
+
+    async def _post_lines(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
+                          lines: list[str], *, table: dict | None = None) -> discord.Message | None:
+        """The public event lines in the channel, with the presenter's results. With ``table`` (a new table
+        message: embed, picture, buttons) the lines go into it, one post per resolved step, when the results
+        are only that same picture; results of their own (a score, another picture) come first, with the
+        lines, and the table after them. Returns the table message (or the results post)."""
+        chunks = split_text(lines)
+        results = presenter.results(result.public, result.public_view, names) \
+            if chunks and result.public_view is not None and not result.finished else None
+        if results is not None and table is not None and _same_picture(results, table):
+            results = None  # the new table message shows it
+        for chunk in chunks[:-1]:
+            await self.send_channel(result.channel_id, content=chunk, silent=True)
+        last = chunks[-1] if chunks else None
+        if results is not None:
+            posted = await self.send_channel(result.channel_id, silent=True, content=last,
+                                             **await message_kwargs(results, presenter.embed_color))
+            if table is None:
+                return posted
+            last = None
+        if table is not None:
+            return await self.send_channel(result.channel_id, **table, content=last, silent=True)
+        if last:
+            await self.send_channel(result.channel_id, content=last, silent=True)
+        return None
+
+    async def _dm_private(self, result: ActionResult, private: dict[int, list[str]]) -> None:
+        """Each player's private event lines (those no prompt carried), as a silent DM."""
+        for seat, texts in private.items():
+            user = next((s.user_id for s in result.seats if s.seat == seat and not s.is_ai), None)
+            if user:
+                await self.dm(user, content="\n".join(texts)[:1900], silent=True)
 
     async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
@@ -321,14 +394,17 @@ class Announcer:
             return
         outcome = Outcome.from_json(result.outcome)
         first = None
-        for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
-            if str(i) in posted:
-                continue
-            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+        # The parts (score sheet, final pyramids, ...) go out as one post: its embeds and pictures together.
+        parts = [(i, spec) for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names))
+                 if str(i) not in posted]
+        if parts:
+            kwargs = merge_kwargs(*[await message_kwargs(spec, presenter.embed_color) for _, spec in parts])
+            msg = await self.send_channel(result.channel_id, **kwargs)
             if msg is not None:
-                await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
-                                                         prompt_key=str(i))
-            if i == 0:
+                for i, _ in parts:
+                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
+                                                             prompt_key=str(i))
+            if parts[0][0] == 0:
                 first = msg
         if "dm" in posted:
             return  # the players' own results went out before
@@ -386,8 +462,13 @@ class Announcer:
                                       p.prompt_key if p else None, bool(p and p.waiting), screen_key))
         return out
 
-    async def sync_messages(self, result: ActionResult) -> None:
-        """Bring the game's Discord messages in line with its state. Safe to repeat."""
+    async def sync_messages(self, result: ActionResult, *, lines: list[str] | None = None,
+                            private: dict[int, list[str]] | None = None) -> None:
+        """Bring the game's Discord messages in line with its state. Safe to repeat. ``lines`` (public event
+        lines) go into the new table message when there is one; ``private`` lines open the seats' new
+        prompts (or come as a silent DM when a seat gets none)."""
+        lines = lines or []
+        private = dict(private or {})
         presenter = self.presenter(result.kind)
         game_type = self.game_type(result.kind)
         names = names_map(result.seats)
@@ -400,32 +481,64 @@ class Announcer:
         self._synced[result.game_id] = max(self._synced.get(result.game_id, -1), result.version)
         todo = sync.plan(seats, messages, dynamics=game_type.dynamics,
                          hidden_information=game_type.hidden_information, table_key=table_key)
+        await self._sync_table(result, presenter, game_type, names, public_view, table_key, todo, lines)
+        # Within one step group of simultaneous choices (the table message stays: same phase and turn) a
+        # seat's next decision takes the place of its answered prompt, edited in place: the player is in the
+        # middle of it, and the DMs stay short. A new step group, or a turn that comes back round in a
+        # sequential game, brings a new prompt message: the decision's one notification.
+        reuse: dict[int, Any] = {}
+        if not todo.table_post and game_type.dynamics != "sequential":
+            sending = {s.seat for s in todo.send}
+            for m in todo.close:
+                if m.purpose == "prompt" and m.message_id and m.seat in sending:
+                    reuse.setdefault(m.seat, m)
         for m in todo.close:
+            if reuse.get(m.seat) is m:
+                self._closed_by_reply.discard(m.message_id)
+                continue
+            if m.message_id in self._closed_by_reply:
+                self._closed_by_reply.discard(m.message_id)
+                continue
             await self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
         if todo.close:
             await self.service.retire_prompt_messages([m.id for m in todo.close])
+        shown = {m.seat: m.prompt_key for m in messages if m.purpose == "screen"}
         for s in todo.send:
-            await self._send_prompt(result, presenter, names, s)
-        for s, old in todo.screens:
-            await self._update_screen(result, presenter, names, s, old)
-        if todo.table_post or todo.table_edit is not None:
-            ctx = TableCtx(result.game_id, game_type, public_view, names,
-                           [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
-                            for seat, p in sorted(result.pending.items())], result.status)
-            if todo.table_post:
-                for m in todo.table_retire:
-                    await self.edit(m.channel_id, m.message_id, view=None)
-                if todo.table_retire:
-                    await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
-                spec = presenter.table(ctx, with_image=True)
-                shown = await self._table_fingerprint(presenter, ctx)
-                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
-                self.remember_picture(msg)
-                if msg is not None:
-                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
-                                                             prompt_key=table_key, version=shown)
-            else:
-                await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+            await self._send_prompt(result, presenter, names, s, private.pop(s.seat, None), shown, reuse.get(s.seat))
+        stale = [old.id for s, old in todo.screens if old is not None and s in todo.send]
+        if stale:
+            await self.service.retire_prompt_messages(stale)
+        await self._dm_private(result, private)
+        # A screen that changed is shown by the seat's next prompt (a seat's screen changes when it has
+        # something to decide); "My screen" shows it at any time.
+
+    async def _sync_table(self, result: ActionResult, presenter: Presenter, game_type: GameType,
+                          names: dict[int, str], public_view: dict, table_key: str | None, todo: sync.Plan,
+                          lines: list[str]) -> None:
+        """Post the new table message (with the step's public lines: one post per resolved step) or edit the
+        current one (the lines then come as their own post)."""
+        if not todo.table_post:
+            await self._post_lines(result, presenter, names, lines)
+            if todo.table_edit is None:
+                return
+        ctx = TableCtx(result.game_id, game_type, public_view, names,
+                       [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
+                        for seat, p in sorted(result.pending.items())], result.status)
+        if not todo.table_post:
+            await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+            return
+        for m in todo.table_retire:
+            await self.edit(m.channel_id, m.message_id, view=None)
+        if todo.table_retire:
+            await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
+        spec = presenter.table(ctx, with_image=True)
+        shown = await self._table_fingerprint(presenter, ctx)
+        msg = await self._post_lines(result, presenter, names, lines,
+                                     table=await message_kwargs(spec, presenter.embed_color))
+        self.remember_picture(msg)
+        if msg is not None:
+            await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
+                                                     prompt_key=table_key, version=shown)
 
     async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
         """New text under the same picture. Discord resolves ``attachment://`` only against the files of the
@@ -472,17 +585,37 @@ class Announcer:
                        result.version)
 
     async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
-                           s: sync.SeatState) -> None:
+                           s: sync.SeatState, private: list[str] | None = None,
+                           screens: dict[int, str | None] | None = None, reuse: Any = None) -> None:
+        """A new prompt by DM (the one notification of a decision), opened by what happened to this player
+        since their last prompt (their private event lines)."""
+        screens = screens or {}
         ctx = self.seat_ctx(result, s.seat)
         if ctx is None or ctx.prompt is None or s.user_id is None:
+            if private and s.user_id is not None:
+                await self.dm(s.user_id, content="\n".join(private)[:1900], silent=True)
             return
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
         content = move_line(presenter.display_name, result.game_id, ctx.deadline)
-        msg, why = await self.send_dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
+        if private:
+            content = ("\n".join(private)[:1500] + "\n" + content)[:2000]
+        kwargs = await message_kwargs(spec, presenter.embed_color, content=content)
+        screen = presenter.screen(result.game_id, ctx.view, s.seat, names) \
+            if s.screen_key is not None and not s.dm_closed else None
+        if screen is not None:
+            kwargs = merge_kwargs(kwargs, await message_kwargs(screen, presenter.embed_color))
+        msg = await self._reuse_prompt(reuse, kwargs) if reuse is not None else None
+        why = None
+        if msg is None:
+            msg, why = await self.send_dm(s.user_id, **kwargs)
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
                                                      prompt_key=ctx.key)
+            if screen is not None and s.screen_key != screens.get(s.seat):
+                # The plan compares this key with the seat's screen: the prompt just showed it.
+                await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "screen",
+                                                         prompt_key=s.screen_key)
         else:
             # No DM: a ping in the channel, the prompt itself comes through "My screen". Only closed DMs are
             # remembered for the player (send_dm); this ping stands for this one prompt.
@@ -491,24 +624,14 @@ class Announcer:
             await self.send_channel(result.channel_id, content=f"<@{s.user_id}>, your move in {presenter.display_name}: "
                                     f"press **My screen** ({DM_PING_REASONS.get(why or '', DM_PING_REASONS[DM_CLOSED])}).")
 
-    async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
-                             s: sync.SeatState, old: Any) -> None:
-        """Each player's screen lives in one DM message, edited when it changes."""
-        view = result.views.get(s.seat)
-        spec = presenter.screen(result.game_id, view, s.seat, names) if view is not None else None
-        if spec is None or s.user_id is None:
-            return
-        kwargs = await message_kwargs(spec, presenter.embed_color)
-        file = kwargs.pop("file", None)
-        msg_id = channel_id = None
-        if old is not None:
-            if await self.edit(old.channel_id, old.message_id, attachments=[file] if file else [], **kwargs):
-                msg_id, channel_id = old.message_id, old.channel_id
-            await self.service.retire_prompt_messages([old.id])
-        if msg_id is None:
-            sent = await self.dm(s.user_id, file=file, **kwargs) if file else await self.dm(s.user_id, **kwargs)
-            if sent is None:
-                return
-            msg_id, channel_id = sent.id, sent.channel.id
-        await self.service.record_prompt_message(result.game_id, s.seat, msg_id, channel_id, "screen",
-                                                 prompt_key=s.screen_key)
+    async def _reuse_prompt(self, old: Any, kwargs: dict) -> discord.Message | None:
+        """Edit an answered prompt message into the seat's next prompt (None if the edit fails)."""
+        edit = dict(kwargs)
+        files = edit.pop("files", None) or ([edit.pop("file")] if edit.get("file") is not None else [])
+        edit.pop("file", None)
+        if "embed" in edit:
+            edit["embeds"] = [edit.pop("embed")]
+        edit.setdefault("embeds", [])
+        edit.setdefault("view", None)
+        edit.setdefault("content", None)
+        return await self.edit_message(old.channel_id, old.message_id, attachments=files, **edit)

@@ -50,6 +50,41 @@ from .discord_ui import (
 
 log = logging.getLogger(__name__)
 THINKING = "gm.thinking"  # interaction.extras key: a "thinking" defer not answered yet ("public"/"ephemeral")
+ACK = "gm.ack"  # interaction.extras key: the _Ack guarding a click's answer
+# A click is answered by editing its message in the interaction response itself (one request) when the work
+# is done this soon after the click arrived; otherwise it is deferred first (Discord allows 3 s) and edited
+# afterwards (two requests).
+ACK_WITHIN = 1.5
+
+
+class _Ack:
+    """Defers a click that is not answered within ACK_WITHIN seconds. Answers take the lock, so an answer and
+    the late defer never race: whoever comes second sees the response done."""
+
+    def __init__(self, interaction: discord.Interaction, within: float = ACK_WITHIN) -> None:
+        self.interaction = interaction
+        self.lock = asyncio.Lock()
+        self.task = asyncio.create_task(self._defer_later(within))
+
+    async def _defer_later(self, within: float) -> None:
+        await asyncio.sleep(within)
+        async with self.lock:
+            if not self.interaction.response.is_done():
+                try:
+                    await self.interaction.response.defer()
+                except discord.HTTPException:
+                    log.warning("could not acknowledge interaction %s", self.interaction.id)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+def _ack_lock(interaction: discord.Interaction) -> Any:
+    ack = interaction.extras.get(ACK)
+    if ack is None:
+        return contextlib.nullcontext()
+    ack.stop()
+    return ack.lock
 
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
@@ -108,6 +143,10 @@ class TableCog(commands.Cog, name="Table"):
         """A short private message to whoever clicked, whatever the interaction's state. After a "thinking"
         defer the answer replaces the thinking message; a public one is removed first, so that an error is
         never shown to the channel."""
+        async with _ack_lock(interaction):
+            await self._reply_now(interaction, text)
+
+    async def _reply_now(self, interaction: discord.Interaction, text: str) -> None:
         try:
             thinking = interaction.extras.get(THINKING)
             if thinking is not None:
@@ -167,6 +206,9 @@ class TableCog(commands.Cog, name="Table"):
         finally:
             if handling is not None and task is not None:
                 handling.discard(task)
+            ack = interaction.extras.get(ACK)
+            if ack is not None and interaction.response.is_done():
+                ack.stop()
 
     def _limit(self, interaction: discord.Interaction | None) -> int:
         size = getattr(interaction, "attachment_size_limit", None) if interaction is not None else None
@@ -537,8 +579,8 @@ class TableCog(commands.Cog, name="Table"):
             return
         is_form = control.op.startswith(self.form_ops) if self.form_ops else False
         if not is_form:
-            # Acknowledge at once (Discord allows 3 s); the answer follows as an edit or a private note.
-            await interaction.response.defer()
+            # The answer edits the prompt in the response itself, or follows a defer if the work is slow.
+            interaction.extras[ACK] = _Ack(interaction)
         try:
             click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
         except NotInGame:
@@ -584,6 +626,10 @@ class TableCog(commands.Cog, name="Table"):
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=ctx.key, draft=draft)
         if not result.duplicate:  # a retried interaction: its result was announced the first time
+            after = self.announcer.seat_ctx(result, ctx.seat)
+            if interaction.message is not None and (after is None or after.key != ctx.key):
+                # The answer below replaces this prompt (without its controls): no separate closing edit.
+                self.announcer.closed_by_reply(interaction.message.id)
             self.announcer.spawn(self.announcer.announce(result))
         # The action is applied: from here on nothing may tell the player it failed.
         try:
@@ -607,15 +653,14 @@ class TableCog(commands.Cog, name="Table"):
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
             await self._edit_original(interaction, presenter, MessageSpec(
                 title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
-                                           "a new message."))
+                                           "a new message."), keep_screen=False)
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
-        await self._reply(interaction, text)
-        if interaction.message is not None and not interaction.message.flags.ephemeral:
-            try:
-                await interaction.message.edit(view=None)
-            except discord.HTTPException:
-                pass
+        """A click on a prompt that has closed: the prompt itself says so and loses its controls."""
+        if interaction.message is None or interaction.message.flags.ephemeral:
+            await self._reply(interaction, text)
+            return
+        await self._respond_edit(interaction, content=text, view=None)
 
     async def on_form(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
@@ -627,7 +672,7 @@ class TableCog(commands.Cog, name="Table"):
         if control is None or control.seat is None:
             await self._reply(interaction, checks.BAD_FORM)
             return
-        await interaction.response.defer()  # Discord allows 3 s; the answer follows as an edit or a note
+        interaction.extras[ACK] = _Ack(interaction)  # the answer edits the prompt, deferred only if slow
         try:
             click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
         except NotInGame:
@@ -658,7 +703,10 @@ class TableCog(commands.Cog, name="Table"):
         spec.description = f"{note}\n{spec.description or ''}"
         await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
 
-    async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
+    async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec, *,
+                             keep_screen: bool = True) -> None:
+        """The clicked prompt, re-rendered. The player's screen under it (a second embed, see the announcer's
+        prompts) does not change within a decision: it is kept, with its picture, without uploading it again."""
         kept = None
         if spec.image is not None and spec.image.stable and interaction.message is not None:
             # The same picture is already on the message (it does not change within a decision): the edit keeps
@@ -673,10 +721,28 @@ class TableCog(commands.Cog, name="Table"):
             kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
-        try:
-            await interaction.edit_original_response(**kwargs)
-        except discord.HTTPException:
-            log.warning("could not update the prompt for interaction %s", interaction.id)
+        message = interaction.message
+        if keep_screen and embed is not None and message is not None and len(message.embeds) > 1:
+            screen = message.embeds[1].copy()
+            picture = shown_picture(message, index=1)
+            if picture is not None:
+                screen.set_image(url=f"attachment://{picture.filename}")
+                kwargs["attachments"].append(picture)
+            elif screen.image:
+                screen.set_image(url=None)
+            kwargs["embeds"] = [kwargs.pop("embed"), screen]
+        await self._respond_edit(interaction, **kwargs)
+
+    async def _respond_edit(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+        """Edit the clicked message: in the interaction response (one request) unless it was deferred."""
+        async with _ack_lock(interaction):
+            try:
+                if interaction.response.is_done():
+                    await interaction.edit_original_response(**kwargs)
+                else:
+                    await interaction.response.edit_message(**kwargs)
+            except discord.HTTPException:
+                log.warning("could not update the prompt for interaction %s", interaction.id)
 
     # ---------------------------------------------------------------- screens and commands
 
