@@ -102,7 +102,9 @@ async def test_a_stale_toy_prompt_is_refused_and_a_stranger_cannot_play(fake_dis
         assert controls(copy)["number"]["custom_id"] == menu["custom_id"]
         assert await sim.step()  # the AI has chosen already: the round is revealed
         await table.settle()
-        assert controls(fake_discord.messages[first.id]) == {}, "the answered prompt was closed"
+        # The answered decision is closed: its message now holds the next round's prompt (same step group).
+        after = controls(fake_discord.messages[first.id])
+        assert after.get("number", {}).get("custom_id") != menu["custom_id"], "the answered prompt was closed"
         await ann.select(copy, menu["custom_id"], [menu["options"][0]["value"]])
         await table.settle()
         assert "earlier step" in ann.ephemerals()[-1].content
