@@ -314,8 +314,10 @@ class Announcer:
         their prompt, so every active game's messages are brought up to date, and a game that finished
         recently without its score sheet gets it."""
         cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
+        # Several processes over shards: each catches up the games of its own shards' servers.
+        owns = getattr(self.client, "owns_guild", lambda guild_id: True)
         for game in await self.service.list_games(statuses=("finished",)):
-            if game.updated_at < cutoff:
+            if game.updated_at < cutoff or not owns(game.guild_id):
                 continue
             async with self.lock(game.id):
                 try:
@@ -324,6 +326,8 @@ class Announcer:
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):
+            if not owns(game.guild_id):
+                continue
             async with self.lock(game.id):
                 try:
                     await self.sync_messages(await self.service.table_state(game.id))

@@ -92,6 +92,7 @@ class Tx:
         self._timers: dict[int, list[TimerRow]] = {}
         self._drafts: dict[int, dict[int, tuple[str, dict]]] = {}  # the same for the game's drafts
         self._after_commit: list = []
+        self._timers_added = False  # a new timer: other processes' schedulers are told at commit (PostgreSQL)
 
     def after_commit(self, callback) -> None:
         """Call `callback()` once this transaction has committed (not at all if it rolls back): a wake-up
@@ -353,6 +354,7 @@ class Tx:
     async def add_timer(self, game_id: int, seat: int, kind: str, due_at: float, prompt_key: str,
                         now: float) -> None:
         self._timers.pop(game_id, None)
+        self._timers_added = True
         await self._write(
             "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
             (game_id, seat, kind, due_at, prompt_key, now))
@@ -554,6 +556,10 @@ class Storage:
     def reading(self) -> AbstractAsyncContextManager[Tx]:
         """Reads that never see another transaction's uncommitted writes."""
         raise NotImplementedError
+
+    async def listen_timers(self, callback) -> None:
+        """Call `callback()` whenever another process commits a new timer, so a scheduler can wake for it.
+        SQLite has one process, which wakes its own scheduler; PostgreSQL uses LISTEN/NOTIFY."""
 
     async def schema_version(self) -> int:
         async with self.reading() as tx:

@@ -6,10 +6,18 @@ Tx.lock_game), so any process can apply an action to any game and the per-game o
 action log records.  A due timer is claimed with ``FOR UPDATE SKIP LOCKED`` and marked fired in the
 transaction that applies it: when several processes wake for the same deadline exactly one fires it, and a
 process that dies mid-claim leaves the timer unfired (its transaction rolls back) for the next one.
+
+A claim is a lease: the row locks last as long as the claiming transaction, and the server ends a
+transaction left idle for LEASE_SECONDS (a process that hangs, or whose host vanished, holding a game), so
+no game and no timer stays locked by a process that will never finish.  A commit that adds timers sends a
+NOTIFY, so the schedulers of every process know the next deadline at once, not at their next poll.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -25,6 +33,17 @@ from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION, TimerRow
 _MIGRATION_LOCK = 0x7669636572  # "vicer"
 
 _cache: dict[str, str] = {}
+
+log = logging.getLogger(__name__)
+
+TIMERS_CHANNEL = "viceroy_timers"
+LEASE_SECONDS = 60  # idle_in_transaction_session_timeout: how long a stuck transaction may hold its locks
+_SERVER_SETTINGS = {
+    "application_name": "viceroy-gm",
+    "idle_in_transaction_session_timeout": str(LEASE_SECONDS * 1000),
+    # A peer that vanished (no FIN, no RST) is noticed within about a minute on TCP connections.
+    "tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3",
+}
 
 
 def translate(sql: str) -> str:
@@ -83,6 +102,8 @@ class PgTx(Tx):
 
     async def _before_commit(self) -> None:
         await super()._before_commit()
+        if self._timers_added:
+            self._queued.append((f"SELECT pg_notify('{TIMERS_CHANNEL}', '')", [()]))
         await self._flush()
 
     async def _do(self, req: Request) -> Any:
@@ -126,10 +147,15 @@ class PostgresStorage(Storage):
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.target = url
         self._pool = pool
+        self._timer_callbacks: list = []
+        self._listener: asyncpg.Connection | None = None
+        self._relisten: asyncio.Task | None = None
+        self._closing = False
 
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStorage:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                         server_settings=_SERVER_SETTINGS)
         try:
             async with pool.acquire() as conn, conn.transaction():
                 await _migrate(conn)
@@ -160,7 +186,51 @@ class PostgresStorage(Storage):
             yield tx
         tx._committed()
 
+    async def listen_timers(self, callback) -> None:
+        self._timer_callbacks.append(callback)
+        if self._listener is None:
+            await self._listen()
+
+    async def _listen(self) -> None:
+        conn = await asyncpg.connect(self.target, server_settings={"application_name": "viceroy-gm-listen"})
+        await conn.add_listener(TIMERS_CHANNEL, self._notified)
+        conn.add_termination_listener(self._listener_lost)
+        self._listener = conn
+        self._notified()  # timers may have been added while nobody listened
+
+    def _notified(self, *_args) -> None:
+        for callback in list(self._timer_callbacks):
+            callback()
+
+    def _listener_lost(self, _conn) -> None:
+        self._listener = None
+        if not self._closing and self._relisten is None:
+            self._relisten = asyncio.get_running_loop().create_task(self._reconnect_listener())
+
+    async def _reconnect_listener(self) -> None:
+        # Meanwhile the schedulers still poll (Scheduler.poll_interval), so nothing is missed, only later.
+        delay = 1.0
+        try:
+            while not self._closing and self._listener is None:
+                try:
+                    await self._listen()
+                except (OSError, asyncpg.PostgresError) as exc:
+                    log.warning("timer notifications: cannot reconnect (%s); retrying in %.0f s", exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 60.0)
+        finally:
+            self._relisten = None
+
     async def close(self) -> None:
+        self._closing = True
+        if self._relisten is not None:
+            self._relisten.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._relisten
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            with contextlib.suppress(Exception):
+                await listener.close()
         await self._pool.close()
 
 
