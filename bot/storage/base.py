@@ -334,12 +334,18 @@ class Tx:
         state = decode_state(bytes(row[2]), row[3])
         marker = state.get(LOG_KEY)
         count, entries = yield from self._log_plan(game_id, entries=isinstance(marker, int))
+        return self._with_log(game_id, row[0], row[1], state, count, entries)
+
+    def _with_log(self, game_id: int, version: int, seq: int, state: dict, count: int,
+                  entries: list | None) -> tuple[int, int, dict]:
+        """The decoded state with its public log put back (the snapshot holds the log's length)."""
         self._log_len[game_id] = count
+        marker = state.get(LOG_KEY)
         if isinstance(marker, int) and not isinstance(marker, bool):
             if count != marker:
                 raise CorruptSnapshot(f"the public log has {count} stored entries, the snapshot expects {marker}")
             state[LOG_KEY] = entries
-        return row[0], row[1], state
+        return version, seq, state
 
     async def snapshot(self, game_id: int) -> tuple[int, int, dict] | None:
         """(version, seq, state) of the stored snapshot, log included; raises CorruptSnapshot."""
@@ -359,6 +365,9 @@ class Tx:
                          (game_id,))
             if row[0] is not None:
                 return int(row[0]) + 1, None
+        return (yield from self._packed_log_plan(game_id, entries=entries))
+
+    def _packed_log_plan(self, game_id: int, *, entries: bool) -> Plan:
         packed = yield from self._packed_plan(game_id)
         if packed is None:
             return 0, [] if entries else None
