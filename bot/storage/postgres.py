@@ -122,6 +122,14 @@ _LOAD = (
     "  FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL) lg ON TRUE"
     " WHERE g.id=?")
 
+# The same, with the idempotency check of a submission (Tx.action_by_key) in the same round trip: after the
+# game's row lock (a statement of its own, so this one's snapshot sees every commit made before the lock).
+_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+_LOAD_WITH_KEY = _LOAD.replace(
+    " FROM games g LEFT JOIN snapshots s",
+    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a LEFT JOIN action_results r"
+    " ON r.game_id=a.game_id AND r.seq=a.seq WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+
 
 def _rowcount(status: str) -> int:
     last = status.rsplit(" ", 1)[-1]
@@ -129,9 +137,15 @@ def _rowcount(status: str) -> int:
 
 
 class PgTx(Tx):
+    """A write transaction is opened by its first round trip (BEGIN goes with it) and committed by its last
+    (COMMIT goes with the queued writes): a submission is three round trips, as the bare floor is."""
+
+    _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
+
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
         self._conn = conn
+        self._begin = write  # BEGIN not sent yet
         # Writes nobody reads the result of wait for the next read or the commit; runs of the same
         # statement go as one executemany (fewer round trips: a new prompt's deadline and reminders).
         self._queued: list[tuple[str, list]] = []
@@ -151,23 +165,44 @@ class PgTx(Tx):
         else:
             self._queued.append((sql, list(rows)))
 
-    async def _flush(self) -> None:
-        """Send the queued writes: one statement with its parameters, or several as one script."""
+    async def _flush(self, *, commit: bool = False) -> None:
+        """Send the queued writes (with BEGIN if not sent yet, COMMIT when asked) as one script of literal
+        values: one round trip."""
         queued, self._queued = self._queued, []
-        if len(queued) == 1 and len(queued[0][1]) == 1:
-            sql, rows = queued[0]
-            await self._conn.execute(translate(sql), *rows[0])
-        elif queued:
-            await self._conn.execute(";\n".join(_script(sql, row) for sql, rows in queued for row in rows))
+        statements = [_script(sql, row) for sql, rows in queued for row in rows]
+        if self._begin and statements:
+            statements.insert(0, "BEGIN")
+            self._begin = False
+        if commit:
+            if self._begin:  # nothing was ever sent: nothing to commit
+                self._begin = False
+                return
+            statements.append("COMMIT")
+        if statements:
+            await self._conn.execute(";\n".join(statements))
+
+    async def _begun(self) -> None:
+        if self._begin:
+            self._begin = False
+            await self._conn.execute("BEGIN")
 
     async def _before_commit(self) -> None:
         await super()._before_commit()
         if self._timers_added:
             self._queued.append((f"SELECT pg_notify('{TIMERS_CHANNEL}', '')", [()]))
-        await self._flush()
+
+    async def _commit(self) -> None:
+        await self._before_commit()
+        await self._flush(commit=True)
+
+    async def _rollback(self) -> None:
+        self._queued.clear()
+        if self._conn.is_in_transaction():
+            await self._conn.execute("ROLLBACK")
 
     async def _do(self, req: Request) -> Any:
         op, sql, args = req
+        await self._begun()
         q = translate(sql)
         if op == "one":
             return await self._conn.fetchrow(q, *args)
@@ -193,13 +228,30 @@ class PgTx(Tx):
             return stop.value
 
     async def lock_game(self, game_id: int) -> None:
-        await self._one("SELECT id FROM games WHERE id=? FOR UPDATE", (game_id,))
+        # Queued: it goes out with BEGIN and any writes before the next read, which then sees the game locked.
+        self._queued.append(("SELECT id FROM games WHERE id=? FOR UPDATE", [(game_id,)]))
+        self._locked_game = game_id
+
+    def _key_plan(self, key: str, then_load: int | None) -> Plan:
+        if then_load is None:
+            return (yield from super()._key_plan(key, None))
+        r = yield ("one", _LOAD_WITH_KEY + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"),
+                   (key, then_load))
+        if r is None:  # no such game (the load says so)
+            self._prefetched = (then_load, None)
+            return None
+        key_row = r[26:] if r[26] is not None else None
+        self._prefetched = (then_load, (yield from self._bundle_plan(then_load, r)))
+        return key_row
 
     def _load_plan(self, game_id: int) -> Plan:
         # One round trip instead of seven; the same checks as Tx._load_plan.
         r = yield ("one", _LOAD + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
         if r is None:
             return None
+        return (yield from self._bundle_plan(game_id, r))
+
+    def _bundle_plan(self, game_id: int, r: Any) -> Plan:
         game = _game(r[:12])
         seats = [SeatRow(game_id, s[0], s[1], s[2], bool(s[3]), s[4]) for s in from_json(r[13] or "[]")]
         bundle = GameBundle(game, seats, int(r[12]), None)
@@ -258,16 +310,13 @@ class PostgresStorage(Storage):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         async with self._pool.acquire() as conn:
-            tr = conn.transaction()
-            await tr.start()
-            tx = PgTx(conn, write=True)
+            tx = PgTx(conn, write=True)  # BEGIN goes with the first round trip, COMMIT with the last
             try:
                 yield tx
-                await tx._before_commit()
+                await tx._commit()
             except BaseException:
-                await tr.rollback()
+                await tx._rollback()
                 raise
-            await tr.commit()
         tx._committed()
 
     @asynccontextmanager
