@@ -119,13 +119,15 @@ def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
 
 def science_count(player: dict) -> int:
     n = 0
+    images = C.IMAGES  # science images on aristocrats count too (not tokens, but they give the pass gem)
     for e in player["pyramid"]["cards"].values():
         for t in e["tokens"]:
             if t["type"] == "science":
                 n += 1
-    if C.IMAGES:  # science images on aristocrats count too (not tokens, but they give the pass gem)
-        n += sum(1 for e in player["pyramid"]["cards"].values() for i in C.IMAGES.get(e["card"], ())
-                 if i["type"] == "science")
+        if images and e["card"] in images:
+            for i in images[e["card"]]:
+                if i["type"] == "science":
+                    n += 1
     return n
 
 
