@@ -323,7 +323,6 @@ def test_combat_the_rest_of_the_stack_is_discarded_and_a_new_stack_starts():
 
 def test_combat_card_gems_are_discarded_at_the_end_and_cannot_paint():
     state = play_until(game(seed=2), lambda s: s["phase"] == "development" and s["last_turn"] and s["decision"] is None)
-    state["players"][0]["gems"]["red"] -= 0
     set_screen(state, 0, state["players"][0]["gems"], card=gems(red=1, blue=1))
     combat_card(state, 0)["diamonds"] = 1
     common.slice_of(state)["reserve"] -= 1
