@@ -1,6 +1,6 @@
 """Deadline scheduler: sleeps until the next due timer in the database and fires it.
 
-Timers live in the database, so a restart loses nothing: on start the scheduler marks reminders that are already
+Timers live in the database, so a restart loses nothing: on start the scheduler marks reminders that are long
 past as sent (no flood of stale reminders) and then applies every expired deadline exactly once.
 """
 
