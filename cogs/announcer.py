@@ -54,8 +54,10 @@ def nonce(*parts: Any) -> str:
     return text if len(text) <= 25 else f"{zlib.crc32(text.encode()):x}.{len(text)}"[:25]
 
 
-def key_nonce(game_id: int, tag: str, key: str | None) -> str:
-    return nonce(game_id, tag + format(zlib.crc32((key or "").encode()), "x"))
+def state_nonce(game_id: int, version: int, tag: str, key: str | None = None) -> str:
+    """The nonce of a message sent for one state of a game (its version): a catch-up right after a crash
+    repeats it, a later state of the game (where a prompt or table key may come back) does not."""
+    return nonce(game_id, version, tag + format(zlib.crc32((key or "").encode()) & 0xFFFFFF, "x"))
 
 
 def fingerprint(embed: discord.Embed | None) -> int | None:
@@ -534,7 +536,7 @@ class Announcer:
                 spec = presenter.table(ctx, with_image=True)
                 shown = await self._table_fingerprint(presenter, ctx)
                 msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
-                                              nonce=key_nonce(result.game_id, "t", table_key))
+                                              nonce=state_nonce(result.game_id, result.version, "t"))
                 self.remember_picture(msg)
                 if msg is not None:
                     await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
@@ -595,7 +597,7 @@ class Announcer:
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
         content = move_line(presenter.display_name, result.game_id, ctx.deadline)
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content),
-                            nonce=key_nonce(result.game_id, f"{s.seat}.", ctx.key))
+                            nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
                                                      prompt_key=ctx.key)
