@@ -12,11 +12,13 @@ shows it again).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
+import time
 import zlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
@@ -28,7 +30,7 @@ from bot.storage import OutboxRow
 from bot.ui import sync
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import move_line, names_map, split_text, timestamp
+from bot.ui.texts import channel_gone_text, move_line, names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
 from .discord_ui import message_kwargs, refile, shown_picture
@@ -40,6 +42,11 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+# Catch-up after a restart paces its repairs to this many Discord requests per second: half of Discord's
+# global 50/s, so the players' live games keep the other half.
+CATCH_UP_RATE = 25.0
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel
+GONE = "gone"  # message record: the players were told that their game's channel is gone
 RETRY_DELAYS = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before delivering a game's outbox again after a failure
 
 
@@ -104,6 +111,8 @@ class Announcer:
         self._sync_locks: dict[int, asyncio.Lock] = {}
         self._retries: dict[int, asyncio.Task] = {}  # game id -> a scheduled redelivery of its outbox
         self._failures: dict[int, int] = {}
+        self.requests = 0  # Discord requests made (catch-up paces itself on them)
+        self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -142,6 +151,7 @@ class Announcer:
         """Run a Discord request with a time limit, once more if it hangs: a stuck request must never hold
         up a game's announcements (they are serialised per game)."""
         for attempt in (1, 2):
+            self.requests += 1
             task = asyncio.ensure_future(make())
             done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
             if not done:
@@ -208,8 +218,10 @@ class Announcer:
             else:
                 log.warning("no access to channel %s", channel_id)
             return None
-        except discord.NotFound:
+        except discord.NotFound as exc:
             log.warning("%s: the channel (or the message of nonce %s) is gone", what, nonce)
+            if user_id is None and exc.code == UNKNOWN_CHANNEL:
+                self.gone.add(channel_id or 0)
             return None
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
@@ -355,6 +367,8 @@ class Announcer:
                     kwargs = {"content": chunk}
                 msg = await self.post(p["channel"], nonce=nonce(row.game_id, row.version, i), **kwargs)
                 sent[f"c{i}"] = msg.id if msg is not None else 0
+            if p["channel"] in self.gone:
+                await self._tell_channel_gone(row.game_id, presenter, p)
             if p["finished"] and "final" not in sent:
                 result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
                 await self._post_final(result, presenter, names)
@@ -373,6 +387,16 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
+        """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""
+        if any(m.purpose == GONE for m in await self.service.prompt_messages(game_id)):
+            return
+        command = getattr(presenter, "command_name", None) or notice["kind"]
+        text = channel_gone_text(presenter.display_name, game_id, command)
+        for user in notice["users"].values():
+            await self.dm(user, content=text, nonce=nonce(game_id, "gone", user % 100000))
+        await self.service.record_prompt_message(game_id, None, 0, notice["channel"], GONE)
 
     def _retry_later(self, game_id: int) -> None:
         if game_id in self._retries:
@@ -463,7 +487,7 @@ class Announcer:
         their prompt, so every active game's messages are brought up to date, and a game that finished
         recently without its score sheet gets it."""
         for game_id in await self.service.outbox_games():
-            async with self.lock(game_id):
+            async with self._paced(), self.lock(game_id):
                 try:
                     await self.deliver(game_id)
                 except Exception:
@@ -479,11 +503,21 @@ class Announcer:
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):
-            async with self.sync_lock(game.id):
+            async with self._paced(), self.sync_lock(game.id):
                 try:
                     await self.sync_messages(await self.service.table_state(game.id))
                 except Exception:
                     log.exception("catching up game %s failed", game.id)
+
+    @contextlib.asynccontextmanager
+    async def _paced(self) -> AsyncIterator[None]:
+        """One game's catch-up, followed by a pause long enough to keep the requests it made within
+        CATCH_UP_RATE (none for a game whose messages were intact)."""
+        before, started = self.requests, time.monotonic()
+        yield
+        made = self.requests - before
+        if made:
+            await asyncio.sleep(max(0.0, made / CATCH_UP_RATE - (time.monotonic() - started)))
 
     async def retire_all(self, game_id: int) -> None:
         msgs = await self.service.prompt_messages(game_id)

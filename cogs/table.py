@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
 NOT_YOURS = "These controls belong to another player's seat."
+REPLY_TIMEOUT = 20.0  # seconds for the edit that answers a click
 
 
 class _Game:
@@ -639,8 +640,10 @@ class TableCog(commands.Cog, name="Table"):
         else:
             kwargs["attachments"] = [file] if file else []
         try:
-            await interaction.edit_original_response(**kwargs)
-        except discord.HTTPException:
+            # A time limit like every request of an announcement: a hung edit must not keep this handler (and
+            # with it the bot's shutdown and the tests' settle) waiting.
+            await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
+        except (discord.HTTPException, TimeoutError):
             log.warning("could not update the prompt for interaction %s", interaction.id)
 
     # ---------------------------------------------------------------- screens and commands
