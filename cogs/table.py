@@ -159,6 +159,11 @@ class TableCog(commands.Cog, name="Table"):
         """A command used in DMs (where players live) reaches the user's game of this kind."""
         mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
                 if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) > 1:
+            # A game whose channel is gone can only be reached from DMs: it is the one meant here.
+            gone = [g for g in mine if self._channel_gone(g.channel_id)]
+            if len(gone) == 1:
+                return gone[0]
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -166,6 +171,10 @@ class TableCog(commands.Cog, name="Table"):
                                f"`/{game.command} new`.")
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
         raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
+
+    def _channel_gone(self, channel_id: int) -> bool:
+        """Deleted (Discord told the bot, or refused a message there as an unknown channel)."""
+        return channel_id in self.announcer.gone or (self.bot.is_ready() and self.bot.get_channel(channel_id) is None)
 
     async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         """The game here, for a host-only command: refused before anything is asked (the service checks again)."""

@@ -78,3 +78,23 @@ async def test_the_host_abandons_a_game_whose_channel_is_gone_from_a_dm(fake_dis
         assert "was abandoned" in world.messages[rec.reply.id].content
     finally:
         await table.stop_bot()
+
+
+async def test_with_several_games_a_dm_command_reaches_the_one_whose_channel_is_gone(fake_discord, tmp_path):
+    world = fake_discord
+    table = await new_table(world, tmp_path, ["Ann", "Bo"])
+    second = world.add_text_channel(table.guild, "second-table")
+    await start_global(table)
+    try:
+        ann, bo = table.users
+        await open_lobby(table, ann, bo)
+        rec = await ann.slash(second, "toy new", seats=2, rounds=2)
+        await table.settle()
+        gone_game = (await table.bot.service.game_in_channel(table.channel.id)).id
+        world.delete_channel(table.channel, notify=True)
+        await world.wait_for(lambda: table.bot.get_channel(table.channel.id) is None, timeout=10,
+                             what="the bot to learn that the channel is gone")
+        rec = await ann.slash(ann.dm_channel, "toy abandon")
+        assert f"game #{gone_game}?" in rec.reply.content, rec.reply.content
+    finally:
+        await table.stop_bot()
