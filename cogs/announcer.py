@@ -19,11 +19,13 @@ import logging
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import aiohttp
 import discord
 
+from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
 from bot.storage import OutboxRow
@@ -99,16 +101,16 @@ class Announcer:
         self.service = service
         self.game_type = game_type
         self.presenter = presenter
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()  # one per game while announcing it, none for idle games
         self._tasks: set[asyncio.Task] = set()
         self._running = 0  # announcements in progress
-        self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
+        self._synced: dict[int, int] = Recent(2000)  # game id -> version its messages were last brought in line with
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
-        self._pictures: dict[int, discord.Attachment] = {}
+        self._pictures: dict[int, discord.Attachment] = Recent(2000)
         # Prompts, screens and the table message are kept in line in their own lane per game, so a slow
         # channel message never holds up anyone's next prompt (and the other way round).
-        self._sync_locks: dict[int, asyncio.Lock] = {}
+        self._sync_locks = KeyedLocks()
         self._retries: dict[int, asyncio.Task] = {}  # game id -> a scheduled redelivery of its outbox
         self._failures: dict[int, int] = {}
         self.requests = 0  # Discord requests made (catch-up paces itself on them)
@@ -117,13 +119,14 @@ class Announcer:
 
     # ---------------------------------------------------------------- tasks
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The game's announcement lane: its outbox is delivered in order under it."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with announcer.lock(game_id):`` the game's announcement lane: its outbox is delivered in
+        order under it."""
+        return self._locks.hold(game_id)
 
-    def sync_lock(self, game_id: int) -> asyncio.Lock:
+    def sync_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """The game's message lane (prompts, screens, table message)."""
-        return self._sync_locks.setdefault(game_id, asyncio.Lock())
+        return self._sync_locks.hold(game_id)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -486,7 +489,11 @@ class Announcer:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without
         their prompt, so every active game's messages are brought up to date, and a game that finished
         recently without its score sheet gets it."""
-        for game_id in await self.service.outbox_games():
+        # Several processes over shards: each catches up the games of its own shards' servers.
+        owns = getattr(self.client, "owns_guild", lambda guild_id: True)
+        for game_id, guild_id in await self.service.outbox_games():
+            if not owns(guild_id):
+                continue
             async with self._paced(), self.lock(game_id):
                 try:
                     await self.deliver(game_id)
@@ -494,7 +501,7 @@ class Announcer:
                     log.exception("delivering the outbox of game %s failed", game_id)
         cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
         for game in await self.service.list_games(statuses=("finished",)):
-            if game.updated_at < cutoff:
+            if game.updated_at < cutoff or not owns(game.guild_id):
                 continue
             async with self.lock(game.id):
                 try:
@@ -503,6 +510,8 @@ class Announcer:
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):
+            if not owns(game.guild_id):
+                continue
             async with self._paced(), self.sync_lock(game.id):
                 try:
                     await self.sync_messages(await self.service.table_state(game.id))

@@ -14,7 +14,7 @@ from engine.viceroy import pyramid as P
 from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 
-from . import darkness, plans
+from . import darkness, invasion, plans
 from .common import (
     COLOR_EMOJI,
     card_option,
@@ -429,3 +429,4 @@ KINDS = {
     "*": DecisionKind(),
 }
 darkness.install(KINDS)  # the Times of Darkness modules' prompts
+invasion.install(KINDS)
