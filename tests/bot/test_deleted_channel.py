@@ -8,7 +8,7 @@ import pytest
 import tests.service.toygame as toygame
 from bot.autoplay import SimulatedPlayer, any_control
 from bot.presenters import register_presenter
-from tests.bot.harness import new_table
+from tests.bot.harness import Table, new_table
 from tests.bot.test_ux_dm_commands import open_lobby, start_global
 from tests.bot.toy_presenter import PRESENTER
 
@@ -19,18 +19,29 @@ def toy_registered():
     register_presenter(PRESENTER)
 
 
+async def _channel_deleted(world, tmp_path) -> Table:
+    """A started two-player toy game (commands synced globally, so they work in DMs) whose channel is then
+    deleted."""
+    table = await new_table(world, tmp_path, ["Ann", "Bo"])
+    await start_global(table)
+    try:
+        await open_lobby(table, *table.users)
+    except BaseException:
+        await table.stop_bot()
+        raise
+    world.delete_channel(table.channel, notify=True)
+    return table
+
+
 def _told(user) -> bool:
     return any("is gone. The game goes on here" in m.content for m in user.dms())
 
 
 async def test_a_game_whose_channel_is_gone_plays_on_by_dm_and_ends_with_results_by_dm(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    await start_global(table)
+    table = await _channel_deleted(world, tmp_path)
     try:
         ann, bo = table.users
-        await open_lobby(table, ann, bo)
-        world.delete_channel(table.channel, notify=True)
         sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=any_control) for i, u in enumerate((ann, bo))]
         service = table.bot.service
         game_id = (await service.games_for_user(ann.id))[0].id
@@ -60,12 +71,9 @@ async def test_a_game_whose_channel_is_gone_plays_on_by_dm_and_ends_with_results
 
 async def test_the_host_abandons_a_game_whose_channel_is_gone_from_a_dm(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    await start_global(table)
+    table = await _channel_deleted(world, tmp_path)
     try:
         ann, bo = table.users
-        await open_lobby(table, ann, bo)
-        world.delete_channel(table.channel, notify=True)
         game_id = (await table.bot.service.games_for_user(ann.id))[0].id
         rec = await bo.slash(bo.dm_channel, "toy waiting")  # a player finds the game from a DM
         await rec.wait_done()

@@ -13,11 +13,15 @@ def _title(msg) -> str:
     return (msg.embeds[0].get("title") or "") if msg is not None and msg.embeds else ""
 
 
-async def _at_setup(table) -> list[SimulatedPlayer]:
+async def _one_has_chosen(world, tmp_path):
+    """A two-player game at its setup prompts where Ann has chosen and Bo has not: (table, game id, Ann, Bo)."""
+    table, _ = await two_player_game(world, tmp_path)
     sims = [SimulatedPlayer(table.world, u, table.channel, seed=i) for i, u in enumerate(table.users[:2])]
     for sim in sims:
         await table.world.wait_for(lambda s=sim: s.current_prompt() is not None, timeout=30, what="a prompt")
-    return sims
+    assert await sims[0].step()
+    await table.settle()
+    return table, (await table.bot.service.game_in_channel(table.channel.id)).id, sims[0], sims[1]
 
 
 def _new_prompt(sim: SimulatedPlayer, before) -> bool:
@@ -27,12 +31,8 @@ def _new_prompt(sim: SimulatedPlayer, before) -> bool:
 
 async def test_a_held_channel_message_does_not_hold_up_the_next_prompts(fake_discord, tmp_path):
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
+    table, game_id, ann, bo = await _one_has_chosen(world, tmp_path)
     try:
-        game_id = (await table.bot.service.game_in_channel(table.channel.id)).id
-        ann, bo = await _at_setup(table)
-        assert await ann.step()
-        await table.settle()
         before = [ann.current_prompt(), bo.current_prompt()]
         release = world.hold("POST", f"/channels/{table.channel.id}/messages")  # the next channel message
         # The last choice: the reveal goes to the channel, new prompts to both (the player's own wait for a quiet
@@ -55,12 +55,8 @@ async def test_a_held_channel_message_does_not_hold_up_the_next_prompts(fake_dis
 
 async def test_a_held_prompt_does_not_hold_up_the_other_players_prompt_or_the_channel(fake_discord, tmp_path):
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
+    table, game_id, ann, bo = await _one_has_chosen(world, tmp_path)
     try:
-        game_id = (await table.bot.service.game_in_channel(table.channel.id)).id
-        ann, bo = await _at_setup(table)
-        assert await ann.step()
-        await table.settle()
         ann_dm = table.users[0].dm_channel
         shown = len(shown_lines(table.channel, game_id))
         bo_before = bo.current_prompt()
@@ -85,15 +81,17 @@ async def test_a_hung_answer_to_a_click_gives_up_within_its_time_limit(fake_disc
 
     monkeypatch.setattr(cogs.table, "REPLY_TIMEOUT", 0.5)
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
+    table, _, _, bo = await _one_has_chosen(world, tmp_path)
+    # The answers to clicks never come (the held requests are dropped with the fake at the end).
+    world.hold("PATCH", "/webhooks/*/messages/@original", times=50)
     try:
-        ann, bo = await _at_setup(table)
-        world.hold("PATCH", "/webhooks/*/messages/@original", times=50)  # the answers to clicks never come
-        step = asyncio.create_task(ann.step())
+        step = asyncio.create_task(bo.step())
         await world.wait_for(lambda: any(r.method == "PATCH" and r.status == 0 for r in world.requests), timeout=30,
                              what="an answer to be held")
         await world.wait_for(lambda: not table.bot.in_hand, timeout=30, what="the click handlers to give up")
         step.cancel()
     finally:
+        world.clear_faults()
+        await table.stop_bot()
         world.clear_faults()
         await table.stop_bot()
