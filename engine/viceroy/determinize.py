@@ -169,7 +169,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
     for s in others:
         hand = state["players"][s]["hand"]
         laws = sum(1 for c in hand if C.is_law(c)) - sum(1 for c in known[s] if C.is_law(c))
-        chars = len(hand) - len(known[s]) - laws
+        # Cards of a module's own kind (criminals) are neither: the module's determinize hook re-draws them.
+        chars = sum(1 for c in hand if C.is_character(c)) - sum(1 for c in known[s] if C.is_character(c))
         slots["char"].append(("hand", s, chars))
         slots["law"].append(("hand", s, laws))
     for i in hidden_transit:
@@ -196,7 +197,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
             else:
                 out["queue"][slot[1]]["card"] = cards[0]
     for s in others:
-        out["players"][s]["hand"] = new_hands[s]
+        out["players"][s]["hand"] = new_hands[s] + [c for c in state["players"][s]["hand"] if c not in known[s]
+                                                    and not C.is_law(c) and not C.is_character(c)]
 
     # Gems behind the other screens: same count per screen, colours dealt from the hidden colour totals.
     totals = _hidden_gem_totals(state, seat)
@@ -218,6 +220,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
     _scrub_queue(out, seat, rng)
     # Sealed choices of the others are secret until the reveal.
     out["choices"] = {k: v for k, v in state["choices"].items() if k == str(seat)}
+    for hook in rules.determinize:  # a module's own secrets
+        hook(state, out, seat, rng)
     if redraw_choices:
         _redraw_choices(out, state, seat, rng)
     return out
@@ -279,6 +283,9 @@ def _public_plan(state: dict, seat: int, plan: dict, rng: random.Random) -> dict
         return out
     number = plan["card"]
     reward: dict = {}
+    if not C.is_law(number) and not C.is_character(number):
+        # A module's own card (a criminal): its place and line are revealed; the reward choices are re-drawn.
+        return {**{k: v for k, v in plan.items() if k != "reward"}, "reward": {}}
     if C.is_law(number):
         effect = C.card(number)["effect"]
         if effect.get("kind") == "choice":

@@ -11,13 +11,15 @@ from . import carddata  # noqa: F401  (loads, validates and registers the design
 from .aristocrats import MODULE as ARISTOCRATS
 from .darkness import MODULE as DARKNESS
 from .duo import MODULE as DUO
+from .underworld import MODULE as UNDERWORLD
 
-MODULES = (DARKNESS, DUO, ARISTOCRATS)
+MODULES = (DARKNESS, DUO, ARISTOCRATS, UNDERWORLD)
 # (name, label) for the lobby, in the order players read them.
 CHOICES: tuple[tuple[str, str], ...] = (
     ("darkness", "Domain cards, diamonds, revised laws"),
     ("duo", "Revised two-player and solo game"),
     ("aristocrats", "Aristocrats"),
+    ("underworld", "Underworld: criminals and judgement tokens (needs domain cards)"),
 )
 
 for _module in MODULES:
