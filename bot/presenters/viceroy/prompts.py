@@ -15,7 +15,7 @@ from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 from engine.viceroy.state import CHOICE_LAWS
 
-from . import darkness, plans
+from . import darkness, plans, underworld
 from .common import (
     COLOR_EMOJI,
     card_option,
@@ -430,3 +430,4 @@ KINDS = {
     "*": DecisionKind(),
 }
 darkness.install(KINDS)  # the Times of Darkness modules' prompts
+underworld.install(KINDS)
