@@ -193,3 +193,20 @@ def test_every_underworld_prompt_renders_in_ai_games():
             seat = min(s for s, p in prompts.items() if p.waiting)
             V.apply_action(state, seat, V.ai.choose_action(state, seat, rng))
     assert {"judgement_return", "bribe", "underworld"} <= seen
+
+
+def test_a_card_reward_may_draw_from_the_criminal_deck():
+    state = dev_game(layout=ROW, cards=[FORGER])
+    top = ext(state)["deck"][-1]
+    draft = fresh_draft(_ctx(state).key)
+    _click(state, draft, "card", ["play:132"])
+    _click(state, draft, "slot", ["0:1"])
+    _click(state, draft, "opt", ["0"])  # top line: 1 card
+    draw = _controls(_render(state, draft))["draw"]
+    assert "0:1" in [o.value for o in draw.options]
+    _click(state, draft, "draw", ["0:1"])
+    action = _click(state, draft, "confirm")
+    assert action["reward"]["draw"] == ["criminal"]
+    V.apply_action(state, 0, action)
+    decide(state, token=state["decision"]["tokens"][0])
+    assert top in state["players"][0]["hand"]

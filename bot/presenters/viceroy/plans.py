@@ -151,7 +151,8 @@ def _reward_from_draft(ctx: SeatCtx, draft: dict) -> dict:
     n = draw_need(draft)
     if n:
         laws = min(draft.get("draw_law", 0), n)
-        reward["draw"] = ["law"] * laws + ["small"] * (n - laws)
+        criminals = min(draft.get("draw_criminal", 0), n - laws)  # the criminal deck (underworld)
+        reward["draw"] = ["law"] * laws + ["criminal"] * criminals + ["small"] * (n - laws - criminals)
     return reward
 
 
