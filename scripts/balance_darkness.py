@@ -268,8 +268,9 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
                      f"{statistics.mean(r['winners']):.1f} | {off_mean} |")
     lines += ["", "### Judgement tokens: they hurt, they never dominate", "",
               "Judgement points per seat at the end (negative: a penalty), the win-share shift of the seats judged "
-              "harder than the median seat, and how often the winner would differ without the judgement. *Hurts*: "
-              "the shift is negative; *never dominates*: it is no larger than the strongest base card's.", "",
+              "harder than the median seat (they are also the seats that played the most criminals), and how often "
+              "the winner would differ without the judgement. *Hurts*: the judgement costs points on average and "
+              "changes some winners; *never dominates*: the shift is no larger than the strongest base card's.", "",
               "| Configuration | Mean | P10 | Worst | Shift of the harder judged | Limit | Winner changed | Verdict |",
               "|---|---|---|---|---|---|---|---|"]
     for name, r in results.items():
@@ -281,7 +282,7 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
             continue
         ref_name = next(k for k, x in base.items() if x["players"] == r["players"] and not x["modules"])
         limit = abs(_strongest(base[ref_name], min_plays)[1])
-        ok = -limit <= shift < 0 and statistics.mean(points) < 0
+        ok = abs(shift) <= limit and statistics.mean(points) < 0 and r["changed"] > 0
         if not ok:
             failures.append(f"{name}: {HEAVY} shift {shift:+.3f} (limit {limit:.3f})")
         lines.append(f"| {name} | {statistics.mean(points):.1f} | {pct(points, 0.1):.0f} | {min(points)} | "

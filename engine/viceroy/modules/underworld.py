@@ -242,7 +242,7 @@ def penalty_estimate(token_id: int, state: dict | None = None, seat: int | None 
         pyramid = state["players"][seat]["pyramid"]
         if t["kind"] == "per_circle":
             single = sum(1 for c in P.circles(pyramid) if c["single"]) + len(P.infinite_gems(pyramid))
-            return float(t["value"] * max(single, 2))
+            return float(t["value"] * (single + 3))  # more circles come later in the game
         if t["kind"] == "per_token":
             return float(t["value"] * max(_real_tokens(pyramid, t["token"]), 1))
         return 2.5 if any(_real_tokens(pyramid, k) for k in t["tokens"]) else 1.0
