@@ -7,12 +7,14 @@ translated in two ways, both from the same catalogue:
 - ``tr(locale, template, **values)`` before formatting (the bot's own texts);
 - ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
   log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
-  (placeholders match any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``).
+  (``{n}``, ``{m}``, ``{k}`` match a whole number,
+  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
-Catalogues live in ``data/i18n/<locale>/*.json`` (one file per game or layer, merged, so that each slice owns
-its own texts); each file is ``{"entries": {english: translation}}``. A locale without a catalogue is English.
+Catalogues live in ``data/i18n/<locale>/``: ``common.json`` (what every game shares), ``commands.json`` (slash
+commands) and one file per game named after its kind (``viceroy.json``), so that each slice owns its texts and a
+game can word a shared text its own way; each file is ``{"entries": {english: translation}}``. A locale without a catalogue is English.
 ``Catalogue.missing`` lists what a text leaves untranslated, which the language tests scan every message for.
 """
 
@@ -36,6 +38,7 @@ _PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
 _PREFIX = re.compile(r"^(\s*(?:[-•*>] |#{1,3} |\d+\. )?)")
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+(?=\S)")
 _PART = re.compile(r"(; | · | \| )")
+_ITEM = re.compile(r"(, )")
 _WORDLESS = re.compile(r"^[\W\d_]*$")
 _MARK = re.compile(r"^(\*\*|__|\*|_|`)(.+)\1$")
 
@@ -65,10 +68,19 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>.+?)")
+            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else '.+?'})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
+
+
+_NUMBER = r"[-+]?\d+"
+
+
+def _is_number(name: str) -> bool:
+    """Placeholders named n, m, k (or n1, n_gems, ...) stand for a whole number only, so that a template such
+    as "{n} red" never swallows a list ("2 red, 1 red" is two items, not one with n = "2 red, 1")."""
+    return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
 
 
 def _first_word(source: str) -> str:
@@ -171,6 +183,12 @@ class Catalogue:
         sentences = _SENTENCE.split(text)
         if len(sentences) > 1:
             return " ".join(self._segment(s, missing, skip) for s in sentences)
+        m = _MARK.match(text.strip())
+        if m:  # **a list** whose items the catalogue knows
+            return text.replace(m.group(2), self._segment(m.group(2), missing, skip), 1)
+        items = _ITEM.split(text)  # lists such as "2 red, 1 green": each item on its own
+        if len(items) > 1:
+            return "".join(p if i % 2 else self._segment(p, missing, skip) for i, p in enumerate(items))
         stripped = text.strip()
         if missing is not None and stripped and not _WORDLESS.match(stripped) and stripped not in skip:
             missing.append(stripped)
@@ -185,19 +203,45 @@ def _first_word_of_text(text: str) -> str:
     return text.split(" ", 1)[0] if " " in text else ""
 
 
-def _load_entries(locale: str) -> dict[str, str]:
+SHARED_FILES = ("common.json", "commands.json")  # every other file holds one game's texts, named after its kind
+
+
+def _load_entries(locale: str, game: str | None) -> dict[str, str]:
+    """The shared entries of a locale, overlaid with one game's (a game may say "PP" differently)."""
     entries: dict[str, str] = {}
     root = resources.files("data").joinpath("i18n", locale)
     if not root.is_dir():
         return entries
-    for item in sorted(root.iterdir(), key=lambda p: p.name):
-        if not item.name.endswith(".json"):
+    files = [*SHARED_FILES, f"{game}.json"] if game else list(SHARED_FILES)
+    for name in files:
+        item = root.joinpath(name)
+        if not item.is_file():
             continue
         data = json.loads(item.read_text(encoding="utf-8"))
         for source, target in data.get("entries", {}).items():
-            check_entry(source, target, where=f"{locale}/{item.name}")
+            check_entry(source, target, where=f"{locale}/{name}")
             entries[source] = target
     return entries
+
+
+def catalogue_files(locale: str) -> list[str]:
+    """The catalogue files a locale ships (for the tests that check each one)."""
+    root = resources.files("data").joinpath("i18n", locale)
+    return sorted(p.name for p in root.iterdir() if p.name.endswith(".json")) if root.is_dir() else []
+
+
+@cache
+def command_names(locale: str) -> dict[str, str]:
+    """Slash command, option and parameter names in a language (the ``names`` of its catalogue files): Discord
+    shows them to readers of that language; interactions still carry the English names."""
+    names: dict[str, str] = {}
+    root = resources.files("data").joinpath("i18n", locale)
+    if locale == DEFAULT_LOCALE or not root.is_dir():
+        return names
+    for item in sorted(root.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".json"):
+            names.update(json.loads(item.read_text(encoding="utf-8")).get("names", {}))
+    return names
 
 
 def check_entry(source: str, target: str, where: str = "catalogue") -> None:
@@ -209,21 +253,23 @@ def check_entry(source: str, target: str, where: str = "catalogue") -> None:
 
 
 @cache
-def catalogue(locale: str) -> Catalogue:
-    """The catalogue of a locale code (see ``locale_of``); English is the identity."""
+def catalogue(locale: str, game: str | None = None) -> Catalogue:
+    """The catalogue of a locale code (see ``locale_of``) for one game's messages (its kind, e.g. "viceroy") or,
+    with no game, for what every game shares; English is the identity."""
     locale = locale if locale in LANGUAGES else DEFAULT_LOCALE
-    return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale))
+    return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale, game))
 
 
-def tr(locale: str, template: str, **values: object) -> str:
+def tr(locale: str, template: str, game: str | None = None, **values: object) -> str:
     """One of the bot's own texts in a language: ``tr("sv", "{who} passes.", who="Ann")``."""
-    return catalogue(locale).format(template, **values)
+    return catalogue(locale, game).format(template, **values)
 
 
-def localize(spec: Any, locale: str) -> Any:
-    """A message spec (bot/ui/spec.py) with every text in ``locale``: content, title, description, fields,
-    footer, button labels, select placeholders and option labels and descriptions. Custom ids never change."""
-    cat = catalogue(locale)
+def localize(spec: Any, locale: str, game: str | None = None) -> Any:
+    """A message spec (bot/ui/spec.py) of one game (its kind; None: the shared texts only) with every text in
+    ``locale``: content, title, description, fields, footer, button labels, select placeholders and option
+    labels and descriptions. Custom ids never change."""
+    cat = catalogue(locale, game)
     if cat.is_source:
         return spec
     def control(c: Any) -> Any:

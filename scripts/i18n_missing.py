@@ -3,7 +3,9 @@ records every text of every message as it was sent or edited (content, embeds, b
 parts the catalogue leaves in English, most frequent first, with numbers and player names made placeholders
 so that one template covers them all.
 
-    python scripts/i18n_missing.py --locale sv --seats 2 --games 2 [--modules darkness,aristocrats] [--json out.json]
+    python scripts/i18n_missing.py --locale sv --game viceroy --seats 2 --games 2 [--modules darkness,aristocrats]
+    python scripts/i18n_missing.py --locale sv --game splendorduel
+    python scripts/i18n_missing.py --locale sv --game pyramido --seats 3
 """
 
 from __future__ import annotations
@@ -50,11 +52,24 @@ def normalise(part: str, names: tuple[str, ...]) -> str:
     return re.sub(r"\d+", "{n}", part)
 
 
-async def play(seed: int, seats: int, modules: list[str], tmp: Path, seen: list[str]) -> None:
+def player_for(game: str, world: FakeDiscord, user: Any, channel: Any, seed: int) -> SimulatedPlayer:
+    """A simulated person for the game (the games' own test players know their prompts)."""
+    if game == "splendorduel":
+        from tests.splendor_duel.sim import SplendorPlayer
+
+        return SplendorPlayer(world, user, channel, seed=seed)
+    if game == "pyramido":
+        from tests.pyramido.test_e2e import architect
+
+        return SimulatedPlayer(world, user, channel, seed=seed, strategy=architect)
+    return SimulatedPlayer(world, user, channel, seed=seed)
+
+
+async def play(game: str, seed: int, seats: int, modules: list[str], tmp: Path, seen: list[str]) -> None:
     world = FakeDiscord()
     await world.start()
     guild = world.add_guild("Language check")
-    channel = world.add_text_channel(guild, "viceroy")
+    channel = world.add_text_channel(guild, game)
     users = [world.add_user(NAMES[i], guild) for i in range(seats)]
     original = world._apply_edit
 
@@ -70,22 +85,21 @@ async def play(seed: int, seats: int, modules: list[str], tmp: Path, seen: list[
     task = await connect_client(world, bot)
     try:
         await world.wait_for(lambda: bool(world.commands(guild)), timeout=10, what="command sync")
-        options: dict[str, Any] = {"seats": seats}
+        options: dict[str, Any] = {"seats": seats} if game != "splendorduel" else {}
         if modules:
             options["modules"] = ",".join(modules)
-        rec = await users[0].slash(channel, "viceroy new", **options)
+        rec = await users[0].slash(channel, f"{game} new", **options)
         await world.idle()
         for user in users[1:]:
             await user.click(rec.reply, label="Join")
             await world.idle()
         await users[0].click(rec.reply, label="Start")
         await world.idle()
-        players = [SimulatedPlayer(world, u, channel, seed=seed * 10 + i) for i, u in enumerate(users)]
+        players = [player_for(game, world, u, channel, seed * 10 + i) for i, u in enumerate(users)]
         await asyncio.gather(*(p.run(timeout=600) for p in players))
         await world.idle(timeout=30)
-        for topic in ("overview", "laws"):
-            await users[0].slash(channel, "viceroy rules", topic=topic)
-            await world.idle()
+        await users[0].slash(channel, f"{game} rules")
+        await world.idle()
         await bot.drain()
     finally:
         await close_client(bot, task, world)
@@ -96,6 +110,7 @@ async def play(seed: int, seats: int, modules: list[str], tmp: Path, seen: list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--locale", default="sv")
+    parser.add_argument("--game", default="viceroy", help="the game's command: viceroy, splendorduel, pyramido")
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--modules", default="")
@@ -105,8 +120,8 @@ def main() -> None:
     seen: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.games):
-            asyncio.run(play(seed, args.seats, modules, Path(tmp), seen))
-    cat = catalogue(args.locale)
+            asyncio.run(play(args.game, seed, args.seats, modules, Path(tmp), seen))
+    cat = catalogue(args.locale, {"splendorduel": "splendor_duel"}.get(args.game, args.game))
     names = NAMES[: args.seats]
     missing: Counter[str] = Counter()
     for text in seen:

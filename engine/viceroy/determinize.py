@@ -121,6 +121,9 @@ def _hidden_gem_totals(state: dict, seat: int) -> dict[str, int]:
                     total[token["color"]] -= 1
         for item in player["painted"] or []:
             total[item["color"]] -= 1
+    for zone in rules_for(state).public_gems:  # a module's public gems (combat cards)
+        for c, n in zone(state).items():
+            total[c] -= n
     return total
 
 
@@ -197,8 +200,9 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
             else:
                 out["queue"][slot[1]]["card"] = cards[0]
     for s in others:
-        out["players"][s]["hand"] = new_hands[s] + [c for c in state["players"][s]["hand"] if c not in known[s]
-                                                    and not C.is_law(c) and not C.is_character(c)]
+        out["players"][s]["hand"] = new_hands[s]
+    for redraw in rules.determinize:  # a module's own secrets
+        redraw(state, out, seat, rng)
 
     # Gems behind the other screens: same count per screen, colours dealt from the hidden colour totals.
     totals = _hidden_gem_totals(state, seat)
@@ -220,8 +224,6 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
     _scrub_queue(out, seat, rng)
     # Sealed choices of the others are secret until the reveal.
     out["choices"] = {k: v for k, v in state["choices"].items() if k == str(seat)}
-    for hook in rules.determinize:  # a module's own secrets
-        hook(state, out, seat, rng)
     if redraw_choices:
         _redraw_choices(out, state, seat, rng)
     return out
@@ -260,7 +262,7 @@ def _scrub_queue(out: dict, seat: int, rng: random.Random) -> None:
             step["archive"] = None
         if step["op"] in ("gain_gems", "royal_favor"):
             step["choice"] = None
-        elif step["op"] == "reward":
+        elif step["op"] in ("reward", "monster_reward"):  # (a module's reward step too)
             step["choice"] = _public_reward(step.get("choice"))
         elif step["op"] == "develop":
             step["plan"] = _public_plan(out, owner, step["plan"], rng)

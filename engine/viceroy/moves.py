@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from . import cards as C
 from . import pyramid as P
-from .auction import auction_cards, auction_offer
+from .auction import auction_cards, auction_offer, pass_gems
 from .laws import royal_favor_options
 from .payment import auto_payment
 from .rewards import reward_choice
 from .rules import rules_for
-from .state import DISCARD_GEMS, PASS_GEMS, balanced_gems, science_count
+from .state import DISCARD_GEMS, balanced_gems
 
 __all__ = [
+    "auction_bids",
     "auction_options",
     "balanced_gems",
     "character_plays",
@@ -23,22 +24,27 @@ __all__ = [
 ]
 
 
-def auction_options(state: dict, seat: int) -> dict:
-    player = state["players"][seat]
-    gems = player["gems"]
+def auction_bids(state: dict, gems: dict[str, int]) -> list[dict]:
+    """The bids a seat with ``gems`` may make: per colour it holds, the characters at that colour's card."""
     bids = []
     cards = auction_cards(state)
     for colour in C.COLORS:
-        for spot in cards:
-            if colour in spot["colors"]:
-                there = [c for c in (spot["base"], spot["tip"]) if c is not None]
-                if there and gems[colour] > 0:
-                    bids.append({"color": colour, "cards": there})
-                break
+        if gems[colour] > 0:
+            for spot in cards:
+                if colour in spot["colors"]:
+                    there = [c for c in (spot["base"], spot["tip"]) if c is not None]
+                    if there:
+                        bids.append({"color": colour, "cards": there})
+                    break
+    return bids
+
+
+def auction_options(state: dict, seat: int) -> dict:
+    player = state["players"][seat]
     return {
-        "bids": bids,
+        "bids": auction_bids(state, player["gems"]),
         "attack": auction_offer(state) if player["attacks"] > 0 else [],
-        "pass_gems": PASS_GEMS + science_count(player),
+        "pass_gems": pass_gems(state, seat),
     }
 
 

@@ -33,6 +33,7 @@ from engine.viceroy.cards import (
     ANY,
     COLORS,
     IMAGES,
+    LAW_SET,
     NONE,
     PLACED_ON,
     SECTION_COLORS,
@@ -113,7 +114,7 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     if not cards:
         return ["1:0"] if placed is None else []
     # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot).
-    key = (is_law(card_number), placed, *cards)
+    key = (card_number in LAW_SET, placed, *cards)
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))

@@ -15,7 +15,7 @@ from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 from engine.viceroy.state import CHOICE_LAWS
 
-from . import darkness, plans, underworld
+from . import darkness, invasion, plans, underworld
 from .common import (
     COLOR_EMOJI,
     card_option,
@@ -436,4 +436,5 @@ KINDS = {
     "*": DecisionKind(),
 }
 darkness.install(KINDS)  # the Times of Darkness modules' prompts
+invasion.install(KINDS)
 underworld.install(KINDS)

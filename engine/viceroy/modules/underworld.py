@@ -40,7 +40,7 @@ from .. import pyramid as P
 from ..development import check_reward_choice, play_placed
 from ..errors import IllegalAction
 from ..rewards import circle_gem, reward_choice, reward_items
-from ..rules import DONE, Decision, Law, Phase, Ruleset, Scorer
+from ..rules import DONE, Decision, Law, Phase, Ruleset, Scorer, zone_tokens
 from ..scoring import ScoreContext
 from ..state import ask, ev, int_arg, p, push, rng, slot_arg
 from . import common
@@ -706,8 +706,9 @@ def penalty(token_id: int, ctx: ScoreContext) -> int:
         return t["value"]
     if kind == "per_circle":
         return t["value"] * (len(ctx.single) + len(ctx.infinite))
-    if kind == "per_token":
-        return t["value"] * _real_tokens(ctx.pyramid, t["token"])
+    if kind == "per_token":  # tokens on the cards and in other token zones (a combat card); images are not tokens
+        zones = sum(z.get("amount", 1) for z in zone_tokens(ctx.state, ctx.seat) if z["type"] == t["token"])
+        return t["value"] * (_real_tokens(ctx.pyramid, t["token"]) + zones)
     return 0
 
 
