@@ -15,10 +15,11 @@ from engine.viceroy.determinize import determinize
 from engine.viceroy.modules.criminals import BRIBE_TOKENS, CRIMINALS, JUDGEMENT, token_text
 from engine.viceroy.prompts import pending
 from tests.engine.helpers import gem_totals
+from tests.invasion.helpers import total_gems
 
-OTHERS = ("duo", "aristocrats")
-COMBOS = [["darkness", "underworld", *c] for n in range(3) for c in itertools.combinations(OTHERS, n)]
-GAMES_PER_COMBO = 8
+OTHERS = ("duo", "aristocrats", "invasion")
+COMBOS = [["darkness", "underworld", *c] for n in range(4) for c in itertools.combinations(OTHERS, n)]
+GAMES_PER_COMBO = 6
 PHRASES = sorted({token_text(i) for i in range(len(JUDGEMENT))})
 
 
@@ -77,7 +78,8 @@ def play(modules: list[str], players: int, seed: int, secrets: bool) -> tuple[di
         events = apply_action(state, seat, action)
         record.append((seat, action))
         x = state["ext"]["underworld"]
-        assert gem_totals(state) == {c: 16 for c in C.COLORS}
+        gems = total_gems(state) if "invasion" in state["ext"] else gem_totals(state)  # combat cards hold gems
+        assert gems == {c: 16 for c in C.COLORS}
         assert sorted(x["reserve"] + [t for h in x["held"] for t in h]) == list(range(32))
         assert x["bribes"]["reserve"] + sum(x["bribes"]["held"]) == BRIBE_TOKENS and x["bribes"]["reserve"] >= 0
         assert sorted(criminals_everywhere(state)) == list(CRIMINALS)
