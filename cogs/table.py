@@ -89,6 +89,7 @@ def _ack_lock(interaction: discord.Interaction) -> Any:
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
 NOT_YOURS = "These controls belong to another player's seat."
+REPLY_TIMEOUT = 20.0  # seconds for the edit that answers a click
 
 
 class _Game:
@@ -230,6 +231,11 @@ class TableCog(commands.Cog, name="Table"):
         """A command used in DMs (where players live) reaches the user's game of this kind."""
         mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
                 if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) > 1:
+            # A game whose channel is gone can only be reached from DMs: it is the one meant here.
+            gone = [g for g in mine if self._channel_gone(g.channel_id)]
+            if len(gone) == 1:
+                return gone[0]
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -237,6 +243,10 @@ class TableCog(commands.Cog, name="Table"):
                                f"`/{game.command} new`.")
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
         raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
+
+    def _channel_gone(self, channel_id: int) -> bool:
+        """Deleted (Discord told the bot, or refused a message there as an unknown channel)."""
+        return channel_id in self.announcer.gone or (self.bot.is_ready() and self.bot.get_channel(channel_id) is None)
 
     async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
@@ -626,10 +636,6 @@ class TableCog(commands.Cog, name="Table"):
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=ctx.key, draft=draft)
         if not result.duplicate:  # a retried interaction: its result was announced the first time
-            after = self.announcer.seat_ctx(result, ctx.seat)
-            if interaction.message is not None and (after is None or after.key != ctx.key):
-                # The answer below replaces this prompt (without its controls): no separate closing edit.
-                self.announcer.closed_by_reply(interaction.message.id)
             self.announcer.spawn(self.announcer.announce(result))
         # The action is applied: from here on nothing may tell the player it failed.
         try:
@@ -737,11 +743,13 @@ class TableCog(commands.Cog, name="Table"):
         """Edit the clicked message: in the interaction response (one request) unless it was deferred."""
         async with _ack_lock(interaction):
             try:
+                # A time limit like every request of an announcement: a hung edit must not keep this handler
+                # (and with it the bot's shutdown and the tests' settle) waiting.
                 if interaction.response.is_done():
-                    await interaction.edit_original_response(**kwargs)
+                    await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
                 else:
-                    await interaction.response.edit_message(**kwargs)
-            except discord.HTTPException:
+                    await asyncio.wait_for(interaction.response.edit_message(**kwargs), REPLY_TIMEOUT)
+            except (discord.HTTPException, TimeoutError):
                 log.warning("could not update the prompt for interaction %s", interaction.id)
 
     # ---------------------------------------------------------------- screens and commands

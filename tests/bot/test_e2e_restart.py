@@ -12,14 +12,7 @@ from tests.bot.harness import ROOT, Table, new_table
 
 
 async def _start(table: Table) -> None:
-    """Start the bot process and wait until its gateway session is live (its commands are synced before it
-    connects: on the first start only, as they do not change between restarts)."""
-    world = table.world
-    sessions = set(world.sessions)
-    table.start_process()
-    await world.wait_for(lambda: any(sid not in sessions and s.conn is not None for sid, s in world.sessions.items()),
-                         timeout=120, what="the bot's gateway session")
-    await world.idle(quiet=0.2, timeout=30)
+    await table.start_process_ready()
 
 
 def _has_button(msg: FakeMessage, label: str) -> bool:

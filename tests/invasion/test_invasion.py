@@ -456,3 +456,20 @@ def test_the_order_of_the_unrevealed_monsters_is_secret_even_to_search_samples()
     b = determinize(other, 0, random.Random(9))
     assert invasion(a)["pile"] == invasion(b)["pile"]
     assert [monster(n)["tier"] for n in invasion(a)["pile"]] == [monster(n)["tier"] for n in pile]
+
+
+def test_a_circle_gem_the_reserve_lacks_comes_from_the_combat_card():
+    from engine.viceroy import pyramid as P
+    from engine.viceroy.rewards import circle_gem
+
+    state = after_setup()
+    set_pyramid(state, 0, {"1:0": 1, "1:2": 3, "2:1": 5})
+    assert P.single_colour(state["players"][0]["pyramid"], "2:1") == "red"
+    set_screen(state, 0, gems(), card=gems(red=1))
+    state["players"][1]["gems"]["red"] += state["reserve"]["red"]
+    state["reserve"]["red"] = 0
+    events: list = []
+    circle_gem(state, 0, "2:1", events)
+    assert state["players"][0]["gems"]["red"] == 1 and combat_card(state, 0)["gems"]["red"] == 0
+    assert events_of(events, "circle_gem")
+    assert total_gems(state) == dict.fromkeys(COLORS, 16)
