@@ -167,16 +167,19 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
     # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
     best: tuple | None = None
     best_score = 0.0
+    laws = C.LAW_SET
+    places: list[tuple[str, int]] | None = None  # the open places for a character (the same for every one)
     for number in player["hand"]:
-        if C.is_law(number):
+        if number in laws:
             plan = _law_plan(state, seat, number, rng)
             if plan is not None:
                 score = 2.0 + rng.random()
                 if best is None or score > best_score:
                     best, best_score = (plan,), score
             continue
-        for slot in P.legal_slots(pyramid, number):
-            level = P.parse_slot(slot)[0]
+        if places is None:
+            places = [(slot, P.parse_slot(slot)[0]) for slot in P.legal_slots(pyramid, number)]
+        for slot, level in places:
             if base_pay:
                 left = C.COST[number][level]  # shared table: copied below only when it changes
                 used = []
@@ -246,8 +249,10 @@ def _next_seat(state: dict) -> int | None:
         return decision["seat"]
     if state["phase"] in ("setup", "auction", "development"):
         choices = state["choices"]
-        waiting = [seat for seat in state["active"] if str(seat) not in choices]
-        return min(waiting) if waiting else None
+        for seat in sorted(state["active"]):
+            if str(seat) not in choices:
+                return seat
+        return None
     prompts = pending(state)
     waiting = [s for s, p in prompts.items() if not p.get("submitted")]
     return min(waiting) if waiting else None

@@ -192,8 +192,9 @@ def validate(state: dict, seat: int, action: dict) -> dict:
 
 def pass_gems(state: dict, seat: int) -> int:
     """Gems a pass gives: 3, plus 1 per science token (in the pyramid, or in a zone that counts like it)."""
-    zones = zone_tokens(state, seat)
-    extra = sum(1 for t in zones if t["type"] == "science") if zones else 0
+    extra = 0
+    if rules_for(state).token_zones:
+        extra = sum(1 for t in zone_tokens(state, seat) if t["type"] == "science")
     return PASS_GEMS + science_count(state["players"][seat]) + extra
 
 

@@ -148,7 +148,9 @@ def step_gain_gems(state: dict, step: dict, events: list) -> bool:
     choice = (answer.get("gems") if answer else None) or step.get("choice")
     if count == in_reserve:
         choice = dict(reserve)  # the reserve holds no more than is due: take all of it
-    if choice is None or gem_total(choice) != count or any(choice[c] > reserve[c] for c in COLORS):
+    if choice is None or gem_total(choice) != count or (
+            choice["red"] > reserve["red"] or choice["green"] > reserve["green"] or choice["blue"] > reserve["blue"]
+            or choice["yellow"] > reserve["yellow"]):
         text = f"Choose {count} gems from the reserve ({step['why']})."
         return ask(state, seat, "gems", text, count=count, reserve=dict(reserve), why=step["why"])
     gems = state["players"][seat]["gems"]
