@@ -108,9 +108,16 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
     return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
 
 
-def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict | None:
+def _law_plan(state: dict, seat: int, number: int, rng: random.Random, places: dict | None = None) -> dict | None:
+    """A plan for a law in hand; ``places`` keeps the open places for laws between the laws of one hand
+    (they are the same for every law that takes an open place)."""
     player = state["players"][seat]
-    where = M.law_targets(state, seat, number)
+    if number in (65, 66) or places is None:
+        where = M.law_targets(state, seat, number)
+    else:
+        where = places.get("law")
+        if where is None:
+            where = places["law"] = M.law_targets(state, seat, number)
     plan: dict = {"type": "play", "card": number, "reward": {}}
     if "targets" in where:
         if not where["targets"]:
@@ -169,9 +176,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
     best_score = 0.0
     laws = C.LAW_SET
     places: list[tuple[str, int]] | None = None  # the open places for a character (the same for every one)
+    law_places: dict = {}
     for number in player["hand"]:
         if number in laws:
-            plan = _law_plan(state, seat, number, rng)
+            plan = _law_plan(state, seat, number, rng, law_places)
             if plan is not None:
                 score = 2.0 + rng.random()
                 if best is None or score > best_score:
