@@ -88,7 +88,7 @@ def _setup(state: dict, seat: int, rng: random.Random) -> dict:
 def _needed_colours(player: dict) -> list[str]:
     need = dict.fromkeys(C.COLORS, 0)
     for number in player["hand"]:
-        if not C.is_law(number):
+        if C.is_character(number):
             for c, n in C.COST[number][2].items():
                 need[c] += n
     return sorted(C.COLORS, key=lambda c: player["gems"][c] - need[c])
@@ -110,9 +110,9 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
 
 def _law_plan(state: dict, seat: int, number: int, rng: random.Random, places: dict | None = None) -> dict | None:
     """A plan for a law in hand; ``places`` keeps the open places for laws between the laws of one hand
-    (they are the same for every law that takes an open place)."""
+    (they are the same for every law that takes an open place on any level)."""
     player = state["players"][seat]
-    if number in (65, 66) or places is None:
+    if number in (65, 66) or places is None or number in C.PLACED_ON:
         where = M.law_targets(state, seat, number)
     else:
         where = places.get("law")
@@ -175,7 +175,9 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
     best: tuple | None = None
     best_score = 0.0
     laws = C.LAW_SET
-    places: list[tuple[str, int]] | None = None  # the open places for a character (the same for every one)
+    # The open places for characters: the same for every character placed on any level (a card placed on
+    # one level only has its own).
+    places_by: dict[int | None, list[tuple[str, int]]] = {}
     law_places: dict = {}
     for number in player["hand"]:
         if number in laws:
@@ -185,8 +187,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
                 if best is None or score > best_score:
                     best, best_score = (plan,), score
             continue
+        placed = C.PLACED_ON.get(number)
+        places = places_by.get(placed)
         if places is None:
-            places = [(slot, P.parse_slot(slot)[0]) for slot in P.legal_slots(pyramid, number)]
+            places = places_by[placed] = [(slot, P.parse_slot(slot)[0]) for slot in P.legal_slots(pyramid, number)]
         for slot, level in places:
             if base_pay:
                 left = C.COST[number][level]  # shared table: copied below only when it changes
