@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -285,3 +287,30 @@ def localize(spec: Any, locale: str, game: str | None = None) -> Any:
                    description=cat.text(spec.description), footer=cat.text(spec.footer),
                    fields=[(cat.text(n), cat.text(v)) for n, v in spec.fields],
                    rows=[[control(c) for c in row] for row in spec.rows])
+
+
+# Who reads what is being built right now: (locale, game kind). Set around a delivery (a channel post in the
+# server's language, a DM or an ephemeral reply in the player's); message building reads it when it is not
+# given a locale. A context variable, so concurrent deliveries never mix their languages.
+_READER: ContextVar[tuple[str, str | None]] = ContextVar("reader", default=(DEFAULT_LOCALE, None))
+
+
+def reader() -> tuple[str, str | None]:
+    """The locale and game of the message being built (English and no game outside any delivery)."""
+    return _READER.get()
+
+
+@contextmanager
+def reading(locale: str, game: str | None = None) -> Iterator[None]:
+    """Build and send messages for a reader of ``locale`` (and texts of ``game``) inside this block."""
+    token = _READER.set((locale if locale in LANGUAGES else DEFAULT_LOCALE, game))
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+def here(text: str | None) -> str | None:
+    """``text`` in the current reader's language (see ``reading``)."""
+    locale, game = _READER.get()
+    return catalogue(locale, game).text(text)

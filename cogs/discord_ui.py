@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, localize
+from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader
 from bot.ui import ids
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select
 
@@ -110,9 +110,11 @@ def file_for(data: bytes, filename: str, limit: int) -> discord.File:
 
 
 async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                 locale: str = DEFAULT_LOCALE, game: str | None = None) -> tuple[discord.Embed | None, discord.File | None]:
-    """The embed and attachment for a spec of ``game`` (its kind) in the reader's language (the picture is drawn
-    off the event loop)."""
+                 locale: str | None = None, game: str | None = None) -> tuple[discord.Embed | None, discord.File | None]:
+    """The embed and attachment for a spec of ``game`` (its kind) in ``locale`` (None: the current reader's, see
+    bot.i18n.reading); the picture is drawn off the event loop."""
+    if locale is None:
+        locale, game = reader()
     spec = localize(spec, locale, game)
     embed = None
     if spec.title or spec.description or spec.fields or spec.image:
@@ -131,11 +133,13 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
 
 
 async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                         content: str | None = None, locale: str = DEFAULT_LOCALE, game: str | None = None) -> dict:
+                         content: str | None = None, locale: str | None = None, game: str | None = None) -> dict:
     """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``
-    (with the texts of ``game``, its kind)."""
+    (with the texts of ``game``, its kind; None: the current reader's, see bot.i18n.reading)."""
+    if locale is None:
+        locale, game = reader()
     spec = localize(spec, locale, game)
-    embed, file = await render(spec, color, limit)
+    embed, file = await render(spec, color, limit, locale=DEFAULT_LOCALE)
     kwargs: dict = {}
     text = catalogue(locale, game).text(content) if content is not None else spec.content
     if text:
