@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -43,6 +44,7 @@ class GameMasterBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
         self.announcer = None
+        self.languages: Any = None
         self.handling: set[asyncio.Task] = set()  # interaction handlers running now (see drain)
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
         # Interactions being handled right now (id -> nesting depth) and the latest ones finished (bounded):
@@ -82,13 +84,14 @@ class GameMasterBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.games import game_type
         from cogs.announcer import Announcer
-        from cogs.i18n import CatalogueTranslator
+        from cogs.i18n import CatalogueTranslator, Languages
 
         # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
         sqlite = not is_postgres_url(str(self.settings.db_path))
         options = {"synchronous": self.settings.db_sync} if sqlite else {}
         self.storage = await Storage.open(self.settings.db_path, **options)
         self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
+        self.languages = Languages(self, self.service)  # who reads which language (cogs/i18n.py)
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

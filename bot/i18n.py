@@ -214,7 +214,11 @@ def _load_entries(locale: str, game: str | None) -> dict[str, str]:
     root = resources.files("data").joinpath("i18n", locale)
     if not root.is_dir():
         return entries
-    files = [*SHARED_FILES, f"{game}.json"] if game else list(SHARED_FILES)
+    if game:
+        files = [*SHARED_FILES, f"{game}.json"]
+    else:  # the game is not known (a click before its game is read): every game's texts, which never disagree
+        files = [*SHARED_FILES, *sorted(p.name for p in root.iterdir() if p.name.endswith(".json")
+                                        and p.name not in SHARED_FILES)]
     for name in files:
         item = root.joinpath(name)
         if not item.is_file():
@@ -257,7 +261,8 @@ def check_entry(source: str, target: str, where: str = "catalogue") -> None:
 @cache
 def catalogue(locale: str, game: str | None = None) -> Catalogue:
     """The catalogue of a locale code (see ``locale_of``) for one game's messages (its kind, e.g. "viceroy") or,
-    with no game, for what every game shares; English is the identity."""
+    with no game, every game's texts together (the game files never translate one text two ways: a test checks
+    it); English is the identity."""
     locale = locale if locale in LANGUAGES else DEFAULT_LOCALE
     return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale, game))
 

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import DEFAULT_LOCALE, LANGUAGES, here, reading
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -107,9 +108,9 @@ class TableCog(commands.Cog, name="Table"):
         """A short private message to whoever clicked, whatever the interaction's state."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(here(text), ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(here(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not reply to interaction %s", interaction.id)
 
@@ -118,8 +119,32 @@ class TableCog(commands.Cog, name="Table"):
         return track(interaction.id) if track is not None else contextlib.nullcontext()
 
     async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
-        with self._tracking(interaction):
+        with self._tracking(interaction), reading(await self._reader(interaction)):
             await self._guarded(interaction, coro)
+
+    async def _set_language(self, interaction: discord.Interaction, code: str) -> None:
+        """A server's language for its game channels; players' DMs and private replies follow their own client."""
+        languages = getattr(self.bot, "languages", None)
+        if interaction.guild_id is None:
+            raise ServiceError("The server language is set in a server channel.")
+        if code not in LANGUAGES or languages is None:
+            raise ServiceError("That language is not available: " + ", ".join(LANGUAGES.values()) + ".")
+        if not self._is_admin(interaction):
+            raise ServiceError("Only a server admin (Manage Server) can change the server's language.")
+        await languages.set_guild(interaction.guild_id, code)
+        with reading(code):  # said in the new language
+            await interaction.response.send_message(here(f"Game channels in this server now speak {LANGUAGES[code]}."))
+
+    async def _reader(self, interaction: discord.Interaction) -> str:
+        """The clicker's language (their client's, remembered for their DMs); replies to them use it."""
+        languages = getattr(self.bot, "languages", None)
+        if languages is None:
+            return DEFAULT_LOCALE
+        try:
+            return await languages.remember(interaction.user.id, interaction.locale)
+        except Exception:  # a language is never worth failing a click
+            log.exception("could not read the language of user %s", interaction.user.id)
+            return DEFAULT_LOCALE
 
     async def _guarded(self, interaction: discord.Interaction, coro: Any) -> None:
         # Registered with the bot while it runs, so that drain() also waits for clicks still being handled.
@@ -189,22 +214,22 @@ class TableCog(commands.Cog, name="Table"):
         what, _, token = op.partition(".")
         pending = self._confirmations.get(token)
         if pending is None:
-            await interaction.response.edit_message(content="This question has expired: nothing was done. Run the "
-                                                    "command again if you still want to.", view=None)
+            await interaction.response.edit_message(content=here("This question has expired: nothing was done. Run the "
+                                                                 "command again if you still want to."), view=None)
             return
         if pending[0] != interaction.user.id:
             await self._reply(interaction, "This question was asked to someone else.")
             return
         del self._confirmations[token]
         if what == "cancel":
-            await interaction.response.edit_message(content="Cancelled: nothing was changed.", view=None)
+            await interaction.response.edit_message(content=here("Cancelled: nothing was changed."), view=None)
             return
-        await interaction.response.edit_message(content="Working on it…", view=None)
+        await interaction.response.edit_message(content=here("Working on it…"), view=None)
         try:
             text = await pending[1](interaction)
         except (ServiceError, PlanIncomplete) as exc:
             text = exc.message
-        await interaction.edit_original_response(content=text)
+        await interaction.edit_original_response(content=here(text))
 
     # ---------------------------------------------------------------- commands
 
@@ -242,20 +267,28 @@ class TableCog(commands.Cog, name="Table"):
         async def rules(interaction: discord.Interaction, topic: str = "overview") -> None:
             async def run() -> None:
                 chunks = split_text(p.rules_text(topic).splitlines())
-                await interaction.response.send_message(chunks[0], ephemeral=True)
+                await interaction.response.send_message(here(chunks[0]), ephemeral=True)
                 for chunk in chunks[1:4]:
-                    await interaction.followup.send(chunk, ephemeral=True)
+                    await interaction.followup.send(here(chunk), ephemeral=True)
 
             await self._safe(interaction, run())
 
-        @app_commands.describe(time_limit="Hours per decision (0 = no limit)")
-        async def settings(interaction: discord.Interaction, time_limit: app_commands.Range[float, 0, 720]) -> None:
+        @app_commands.describe(time_limit="Hours per decision (0 = no limit)",
+                               language="The language of this server's game channels (server admins)")
+        @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+        async def settings(interaction: discord.Interaction, time_limit: app_commands.Range[float, 0, 720] | None = None,
+                           language: str | None = None) -> None:
             async def run() -> None:
+                if language is not None:
+                    await self._set_language(interaction, language)
+                    return
+                if time_limit is None:
+                    raise ServiceError("Give a time limit (hours per decision) or a language.")
                 info = await self._game_here(interaction, game)
                 seconds = int(time_limit * 3600) if time_limit > 0 else None
                 await self.service.set_time_limit(info.id, seconds, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(
-                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}.")
+                await interaction.response.send_message(here(
+                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}."))
 
             await self._safe(interaction, run())
 
@@ -668,19 +701,19 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
-                await interaction.followup.send("Nothing to decide right now.", ephemeral=True)
+                await interaction.followup.send(here("Nothing to decide right now."), ephemeral=True)
 
         await self._safe(interaction, run())
 
     async def _waiting(self, interaction: discord.Interaction, game: _Game) -> None:
         info = await self._game_here(interaction, game)
         if info.status == "lobby":
-            await interaction.response.send_message("The game has not started yet: it is in its lobby.", ephemeral=True)
+            await interaction.response.send_message(here("The game has not started yet: it is in its lobby."), ephemeral=True)
             return
         pend = await self.service.pending(info.id)
         names = names_map(info.seats)
         rows = [game.presenter.waiting_line(names.get(s, str(s)), p.waiting, p.deadline) for s, p in sorted(pend.items())]
-        await interaction.response.send_message("\n".join(rows) or "Nobody: the game is resolving or over.", ephemeral=True)
+        await interaction.response.send_message(here("\n".join(rows) or "Nobody: the game is resolving or over."), ephemeral=True)
 
     async def _status(self, interaction: discord.Interaction, game: _Game) -> None:
         info = await self._game_here(interaction, game)
@@ -708,7 +741,7 @@ class TableCog(commands.Cog, name="Table"):
         name = names_map(info.seats).get(seat, target.display_name)
         spec = game.presenter.board(view, seat, name)
         if spec is None:
-            await interaction.followup.send("There is no board to show in this game.")
+            await interaction.followup.send(here("There is no board to show in this game."))
             return
         embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
         await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
@@ -725,7 +758,7 @@ class TableCog(commands.Cog, name="Table"):
             if line:
                 lines.append(line)
         text = "\n".join(lines[-count:]) or "Nothing has happened yet."
-        await interaction.response.send_message(text[-1900:], ephemeral=True)
+        await interaction.response.send_message(here(text[-1900:]), ephemeral=True)
 
     # ---------------------------------------------------------------- listeners
 
