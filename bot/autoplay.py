@@ -12,6 +12,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.i18n import LANGUAGES, catalogue
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from bot.ui.ids import ControlId, encode_key
 
@@ -42,8 +43,12 @@ def prompt_key(msg: FakeMessage) -> str | None:
     return None
 
 
+# The final score sheet's title word in every language the bot speaks.
+FINAL_TITLES = tuple({catalogue(code).text("final scores") or "final scores" for code in LANGUAGES})
+
+
 def game_over(channel: FakeChannel) -> bool:
-    return any("final scores" in (e.get("title") or "") for m in channel.messages() for e in m.embeds)
+    return any(any(t in (e.get("title") or "") for t in FINAL_TITLES) for m in channel.messages() for e in m.embeds)
 
 
 Strategy = Callable[["SimulatedPlayer", FakeMessage], Awaitable[None]]

@@ -8,7 +8,7 @@ translated in two ways, both from the same catalogue:
 - ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
   log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
   (``{n}``, ``{m}``, ``{k}`` match a whole number,
-  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
+  ``{colour}``, ``{cell}``, ``{kind}``, ``{side}``, ``{d}`` one word, other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
@@ -70,7 +70,7 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else '.+?'})")
+            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else _WORD if _is_word(name) else _ANY})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
@@ -83,6 +83,16 @@ def _is_number(name: str) -> bool:
     """Placeholders named n, m, k (or n1, n_gems, ...) stand for a whole number only, so that a template such
     as "{n} red" never swallows a list ("2 red, 1 red" is two items, not one with n = "2 red, 1")."""
     return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
+
+
+_WORD = r"[^\s,;]+"
+_ANY = r"(?:(?!; ).)+?"  # never across "; ", which joins the parts of a line (each part has its own template)
+
+
+def _is_word(name: str) -> bool:
+    """Placeholders for a colour, a board cell, a token kind, a side or a direction stand for one word only, so
+    that a short template such as "{colour} from {cell}" never swallows a whole sentence of another game."""
+    return name.rstrip("0123456789") in ("colour", "cell", "kind", "side", "d", "dir", "letter")
 
 
 def _first_word(source: str) -> str:

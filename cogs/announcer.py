@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import DEFAULT_LOCALE
 from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
@@ -31,7 +32,7 @@ from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.texts import move_line, names_map, split_text, timestamp
 from engine.api import GameType, Outcome
 
-from .discord_ui import message_kwargs, refile, shown_picture
+from .discord_ui import localize_kwargs, message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -81,6 +82,8 @@ class Announcer:
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = Recent(2000)
+        # DM channel id -> its player, so that edits of a DM read in that player's language.
+        self._dm_user: dict[int, int] = Recent(5000)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
@@ -122,12 +125,33 @@ class Announcer:
             log.warning("%s timed out (attempt %d)", what, attempt)
         raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
 
+    async def _language(self, channel_id: int | None = None, user_id: int | None = None) -> str:
+        """The language a message is read in: a DM in its player's, a channel post in its server's."""
+        languages = getattr(self.client, "languages", None)
+        if languages is None:
+            return DEFAULT_LOCALE
+        try:
+            if user_id is not None:
+                return await languages.of_user(user_id)
+            channel = self.client.get_channel(channel_id) if channel_id else None
+            if isinstance(channel, discord.DMChannel) and channel.recipient is not None:
+                return await languages.of_user(channel.recipient.id)
+            if channel_id in self._dm_user:
+                return await languages.of_user(self._dm_user[channel_id])
+            guild = getattr(channel, "guild", None)
+            return await languages.of_guild(guild.id if guild is not None else None)
+        except Exception:  # a language is never worth losing a message
+            log.exception("could not read the language for channel %s / user %s", channel_id, user_id)
+            return DEFAULT_LOCALE
+
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
+        kwargs = localize_kwargs(kwargs, await self._language(user_id=user_id))
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
             channel = await self.client.create_dm(discord.Object(user_id))
+            self._dm_user[channel.id] = user_id
             return await channel.send(**kwargs, **fresh())
 
         try:
@@ -140,6 +164,7 @@ class Announcer:
             return None
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
@@ -159,6 +184,7 @@ class Announcer:
     async def edit_message(self, channel_id: int, message_id: int, **kwargs: Any) -> discord.Message | None:
         if not message_id:
             return None
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         # New attachments are read once: a retried edit sends fresh copies (discord.py closes a sent file).
         files = [refile(a) if isinstance(a, discord.File) else a for a in kwargs.pop("attachments", None) or []] \

@@ -66,8 +66,12 @@ DYNAMIC_ITEMS = (PromptControl, TableButton)
 
 
 def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
+    """The buttons and menus of a spec, labelled in the current reader's language (bot.i18n.reading)."""
     if not rows:
         return None
+    locale, game = reader()
+    if locale != DEFAULT_LOCALE:
+        rows = localize(MessageSpec(rows=rows), locale, game).rows
     view = discord.ui.View(timeout=None)
     for r, row in enumerate(rows[:5]):
         for comp in row:
@@ -216,3 +220,48 @@ def form_values(data: dict) -> dict[str, str]:
             if "custom_id" in comp:
                 values[comp["custom_id"]] = comp.get("value", "")
     return values
+
+
+def _localize_embed(embed: discord.Embed, text: Callable[[str | None], str | None]) -> discord.Embed:
+    out = embed.copy()
+    out.title = text(embed.title)
+    out.description = text(embed.description)
+    out.clear_fields()
+    for f in embed.fields:
+        out.add_field(name=text(f.name) or "-", value=(text(f.value) or "-")[:1024], inline=f.inline)
+    if embed.footer and embed.footer.text:
+        out.set_footer(text=text(embed.footer.text), icon_url=embed.footer.icon_url)
+    return out
+
+
+def _localize_item(item: discord.ui.Item, text: Callable[[str | None], str | None]) -> None:
+    inner = getattr(item, "item", item)  # a dynamic item wraps the button or menu
+    if isinstance(inner, discord.ui.Button) and inner.label:
+        inner.label = (text(inner.label) or inner.label)[:80]
+    elif isinstance(inner, discord.ui.Select):
+        if inner.placeholder:
+            inner.placeholder = (text(inner.placeholder) or inner.placeholder)[:150]
+        for option in inner.options:
+            option.label = (text(option.label) or option.label)[:100]
+            if option.description:
+                option.description = (text(option.description) or option.description)[:100]
+
+
+def localize_kwargs(kwargs: dict, locale: str, game: str | None = None) -> dict:
+    """send()/edit() keyword arguments with their texts in ``locale``: content, embeds, buttons and menus.
+    The one place every message passes on its way to a channel or a DM (custom ids never change)."""
+    cat = catalogue(locale, game)
+    if cat.is_source:
+        return kwargs
+    out = dict(kwargs)
+    if isinstance(out.get("content"), str):
+        out["content"] = cat.text(out["content"])
+    if isinstance(out.get("embed"), discord.Embed):
+        out["embed"] = _localize_embed(out["embed"], cat.text)
+    if isinstance(out.get("embeds"), list):
+        out["embeds"] = [_localize_embed(e, cat.text) if isinstance(e, discord.Embed) else e for e in out["embeds"]]
+    view = out.get("view")
+    if isinstance(view, discord.ui.View):
+        for child in view.children:
+            _localize_item(child, cat.text)
+    return out

@@ -68,7 +68,8 @@ class Languages:
         code = locale_of(discord_locale)
         if user_id not in self._users:
             self._keep(self._users, user_id, await self.service.get_pref(user_id, USER_LOCALE))
-        if self._users[user_id] != code:
+        stored = self._users[user_id]
+        if stored != code and not (stored is None and code == DEFAULT_LOCALE):  # English players write nothing
             await self.service.set_pref(user_id, USER_LOCALE, code)
             self._keep(self._users, user_id, code)
         return code

@@ -208,7 +208,7 @@ class TableCog(commands.Cog, name="Table"):
         spec = MessageSpec(content=f"⚠ {question}", rows=[[
             Button(label, ids.table_id(game_id, f"confirm.{token}"), "danger"),
             Button("Cancel", ids.table_id(game_id, f"cancel.{token}"))]])
-        await interaction.response.send_message(spec.content, view=view_from_rows(spec.rows), ephemeral=True)
+        await interaction.response.send_message(here(spec.content), view=view_from_rows(spec.rows), ephemeral=True)
 
     async def _confirmed(self, interaction: discord.Interaction, op: str) -> None:
         what, _, token = op.partition(".")
@@ -447,9 +447,13 @@ class TableCog(commands.Cog, name="Table"):
                            footer=game.presenter.lobby_footer)
 
     async def _lobby_message(self, info: GameInfo) -> dict:
-        spec = self.lobby_spec(info)
-        embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
-        return {"embed": embed, "view": view_from_rows(spec.rows)}
+        """The lobby, a public message: in the server's language whoever clicked."""
+        languages = getattr(self.bot, "languages", None)
+        locale = await languages.of_guild(info.guild_id) if languages is not None else DEFAULT_LOCALE
+        with reading(locale, info.kind):
+            spec = self.lobby_spec(info)
+            embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
+            return {"embed": embed, "view": view_from_rows(spec.rows)}
 
     async def _probe_dm(self, game_id: int, user_id: int, game: _Game) -> GameInfo:
         """Tell a joining player where decisions will arrive; remember if their DMs are closed."""
@@ -509,7 +513,7 @@ class TableCog(commands.Cog, name="Table"):
             info = await self.service.game(game_id)
             game = self.game_of(info.kind)
             embed, _ = await render(self.lobby_spec(info), game.presenter.embed_color)
-            embed.title = f"{game.title} game #{game_id}: started"  # type: ignore[union-attr]
+            embed.title = here(f"{game.title} game #{game_id}: started")  # type: ignore[union-attr]
             await interaction.response.edit_message(embed=embed, view=None)
             closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
             if closed:
@@ -665,7 +669,7 @@ class TableCog(commands.Cog, name="Table"):
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
-        kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
+        kwargs: dict = {"content": here(spec.content) or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
             kwargs["attachments"] = [kept]
