@@ -80,6 +80,7 @@ class Announcer:
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = {}
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
+        self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
 
     # ---------------------------------------------------------------- tasks
 
@@ -183,6 +184,8 @@ class Announcer:
         self._running += 1
         try:
             await self._announce_locked(result)
+            if self.on_result is not None:
+                self.on_result(result)  # e.g. AI seats that must now decide (bot/ai_runner.py)
         finally:
             self._running -= 1
 

@@ -145,6 +145,11 @@ MIGRATIONS: list[list[str]] = [
         # A packed log (Tx.pack_game) is binary: its own column, so `event` stays text on every driver.
         "ALTER TABLE game_events ADD COLUMN packed_data BLOB",
     ],
+    [
+        # An AI seat's level (engine.search.LEVELS: easy, normal, hard); NULL for people, and for AI seats
+        # made before levels existed (they play as "easy", the baseline they always used).
+        "ALTER TABLE seats ADD COLUMN ai_level TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -200,6 +205,7 @@ class SeatRow:
     display_name: str
     is_ai: bool
     dm_status: str
+    ai_level: str | None = None
 
 
 @dataclass
