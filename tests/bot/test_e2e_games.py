@@ -105,7 +105,7 @@ async def test_three_seats_with_ai_and_a_player_whose_dms_are_closed(fake_discor
     await table.start_bot()
     try:
         ann, cy = table.users
-        lobby = await open_lobby(table, ann, seats=3, ai=1)
+        lobby = await open_lobby(table, ann, seats=3, ai=1, ai_level="easy")
         await cy.click(lobby, label="Join")
         await table.settle()
         assert "cannot receive DMs" in fake_discord.messages[lobby.id].embeds[0]["description"]
@@ -127,7 +127,7 @@ async def test_four_seats_two_people_two_ai(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await open_lobby(table, ann, seats=4, ai=2, deal=2)
+        lobby = await open_lobby(table, ann, seats=4, ai=2, ai_level="easy", deal=2)
         await bo.click(lobby, label="Join")
         await table.settle()
         await ann.click(lobby, label="Start")
@@ -149,8 +149,8 @@ async def test_two_games_in_parallel_in_two_channels(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby1 = await open_lobby(table, ann, seats=2, ai=1)
-        rec = await bo.slash(second, "viceroy new", seats=2, ai=1)
+        lobby1 = await open_lobby(table, ann, seats=2, ai=1, ai_level="easy")
+        rec = await bo.slash(second, "viceroy new", seats=2, ai=1, ai_level="easy")
         await table.settle()
         await ann.click(lobby1, label="Start")
         await bo.click(rec.reply, label="Start")

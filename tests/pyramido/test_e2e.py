@@ -82,7 +82,7 @@ async def test_two_seats_a_person_and_an_ai_play_to_the_final_scores(fake_discor
     await table.start_bot()
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1)
+        msg = await lobby(table, ann, seats=2, ai=1, ai_level="easy")
         assert msg.embeds[0]["title"].startswith("Pyramido game #")
         await ann.click(msg, label="Start")
         await table.settle()
@@ -106,7 +106,7 @@ async def test_four_seats_people_and_ai_one_without_dms(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        msg = await lobby(table, ann, seats=4, ai=2)
+        msg = await lobby(table, ann, seats=4, ai=2, ai_level="easy")
         await bo.click(msg, label="Join")
         await table.settle()
         await ann.click(msg, label="Start")
@@ -130,7 +130,7 @@ async def test_stale_and_foreign_clicks_are_refused(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, eve = table.users
-        msg = await lobby(table, ann, seats=2, ai=1, starter="first")
+        msg = await lobby(table, ann, seats=2, ai=1, ai_level="easy", starter="first")
         await ann.click(msg, label="Start")
         await table.settle()
         sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=3, strategy=architect)
@@ -247,7 +247,7 @@ async def test_time_running_out_plays_a_safe_default_turn(fake_discord, tmp_path
     await table.start_bot(clock=clock)
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1, starter="first", time_limit=2.0)
+        msg = await lobby(table, ann, seats=2, ai=1, ai_level="easy", starter="first", time_limit=2.0)
         await ann.click(msg, label="Start")
         await table.settle()
         sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=2, strategy=architect)
@@ -274,7 +274,7 @@ async def test_show_posts_an_architects_pyramid(fake_discord, tmp_path):
     await table.start_bot()
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1)
+        msg = await lobby(table, ann, seats=2, ai=1, ai_level="easy")
         await ann.click(msg, label="Start")
         await table.settle()
         rec = await ann.slash(table.channel, "pyramido show")

@@ -76,7 +76,7 @@ async def test_person_against_the_ai(fake_discord, tmp_path):
         rules = await ann.slash(table.channel, f"{COMMAND} rules", topic="rulings")
         await table.settle()
         assert "Ruling" in rules.reply.content and "blind" in rules.reply.content
-        lobby = await open_lobby(table, ann, ai=1)
+        lobby = await open_lobby(table, ann, ai=1, ai_level="easy")
         await ann.click(lobby, label="Start")
         await play_to_end(table, [ann])
         assert game_over(table.channel)
