@@ -10,8 +10,10 @@ import pytest
 
 import bot.ai
 from bot.ai_runner import AIRunner
+from bot.games import get_kind
 from bot.service import AI_KEY_PREFIX, GameService
 from bot.storage import Storage
+from engine import registry
 from engine.search import ai_for as real_ai_for
 from tests.bot.harness import new_table
 from tests.service import toygame  # noqa: F401  (registers the toy game)
@@ -150,3 +152,41 @@ async def test_ai_moves_are_the_same_for_the_same_seed_inline_or_in_the_worker(t
     again = await _toy_record(tmp_path, "again", inline=False)
     assert inline == worker == again
     assert sum(1 for seat, _ in worker if seat != 0) >= 8  # the AI seats really played
+
+
+@pytest.mark.parametrize("name", registry.GAMES)
+async def test_every_game_plays_a_normal_ai_seat_from_the_worker(tmp_path, name: str):
+    """The lobby's default level (normal: the search) decides for each hosted game through the worker."""
+    storage = await Storage.open(tmp_path / f"{name}.db")
+    service = GameService(storage, default_time_limit=None, ai_inline=False)
+    runner = AIRunner(service, _rewake(lambda: runner))
+    try:
+        kind = get_kind(name)
+        seats = max(2, kind.min_seats)
+        game = await service.create_lobby(1, 1, 100, "Ann", kind=name, options={"seats": seats})
+        for _ in range(seats - 1):
+            info = await service.add_ai(game.id, 100)
+        assert {s.ai_level for s in info.seats if s.is_ai} == {"normal"}
+        result = await service.start(game.id, 100, seed=99)
+        for step in range(40):
+            runner.on_result(result)
+            await runner.idle()
+            if await _ai_moves(service, game.id):
+                break
+            mine = (await service.pending(game.id)).get(0)
+            assert mine is not None and mine.waiting, "nobody to move"
+            state = await service.full_state(game.id)
+            result = await service.submit(game.id, 100, kind.default_action(state, 0), idempotency_key=f"s{step}",
+                                          prompt_key=mine.prompt_key)
+        assert await _ai_moves(service, game.id) >= 1
+        assert not await _ai_waiting(service, game.id)  # the worker made every AI move that was due
+    finally:
+        await runner.close()
+        await storage.close()
+
+
+def _rewake(get_runner):  # noqa: ANN001, ANN202
+    async def announce(result) -> None:  # noqa: ANN001
+        get_runner().on_result(result)
+
+    return announce
