@@ -37,6 +37,7 @@ class AIRunner:
         self.think = think or _think
         self._tasks: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
+        self._thinking: set[int] = set()  # games whose task waits on a worker (the only safe place to cancel)
         self._closing = False
         self.batches = 0  # AI batches committed (tests and logs)
 
@@ -79,11 +80,14 @@ class AIRunner:
                         continue
                     return
                 future = loop.run_in_executor(self.executor, self.think, work)
+                self._thinking.add(game_id)
                 try:
                     moves = await asyncio.wait_for(future, BATCH_TIMEOUT)
                 except TimeoutError:
                     log.error("game %s: the AI took over %ss; playing the default action", game_id, BATCH_TIMEOUT)
                     moves = _default_moves(work)
+                finally:
+                    self._thinking.discard(game_id)
                 if self._closing:
                     return
                 result = await self.service.commit_ai(game_id, moves) if moves else None
@@ -102,11 +106,14 @@ class AIRunner:
             await self.announce(result)
 
     async def close(self) -> None:
-        """Stop: running tasks are cancelled (a worker still thinking finishes unseen; nothing was stored)."""
+        """Stop. A game whose AI is thinking stops waiting (the worker finishes unseen; nothing was stored);
+        one that is storing or announcing moves finishes that first (cancelling inside a transaction would
+        leave the database connection in it)."""
         self._closing = True
         tasks = [t for t in self._tasks.values() if not t.done()]
-        for task in tasks:
-            task.cancel()
+        for game_id, task in self._tasks.items():
+            if game_id in self._thinking and not task.done():
+                task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._own_executor:
             self.executor.shutdown(wait=False, cancel_futures=True)
