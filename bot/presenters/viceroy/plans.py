@@ -15,7 +15,7 @@ from bot.ui.spec import PlanIncomplete
 from engine.viceroy import cards as C
 from engine.viceroy import moves as M
 from engine.viceroy import pyramid as P
-from engine.viceroy.state import CHOICE_LAWS, LEVEL5_PP
+from engine.viceroy.state import LEVEL5_PP, is_choice_law
 
 from .common import suggested_gems
 
@@ -184,7 +184,7 @@ def build_action(ctx: SeatCtx, draft: dict) -> dict:
         if not draft.get("slot"):
             raise PlanIncomplete("Choose where the law goes.")
         action["slot"] = draft["slot"]
-        if number in CHOICE_LAWS:
+        if is_choice_law(number):
             option = draft.get("reward", {}).get("option")
             if option is None:
                 raise PlanIncomplete("Choose one of the law's three options.")

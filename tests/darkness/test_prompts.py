@@ -1,9 +1,11 @@
-"""Diamonds in the end-of-game painting: the exact best painting spends them where gems fall short, and the
-one-click "paint the best way" button of the painting prompt uses them."""
+"""The Times of Darkness parts of the Viceroy prompts: diamonds in the end-of-game painting (the exact best
+painting spends them where gems fall short, and the one-click button uses them) and the aristocrat laws' options."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 import engine.viceroy as V
 from bot.presenters.viceroy import PRESENTER
@@ -99,3 +101,36 @@ def test_the_ai_paints_with_diamonds_as_well_as_the_exact_painting():
     state = _at_painting(1, gems())
     action = rules_for(state).ai["painting"](state, 0, random.Random(1))
     assert action["paint"] == best_painting_with_diamonds(state, 0, 1)[0]
+
+
+def _dev_ctx(state: dict, seat: int) -> tuple[SeatCtx, object]:
+    prompt = V.GAME.pending(state)[seat]
+    ctx = SeatCtx(7, seat, "viceroy", V.view(state, seat), prompt, {0: "Ann", 1: "Bo"})
+    return ctx, PRESENTER.prompt_kind(prompt)
+
+
+def _menu(spec, op: str, ctx: SeatCtx):  # noqa: ANN001, ANN202
+    return next((c for row in spec.rows for c in row if getattr(c, "custom_id", "") == ctx.control_id(op)), None)
+
+
+@pytest.mark.parametrize("number", [102, 103])
+def test_aristocrat_choice_laws_are_played_from_the_development_prompt(number: int):
+    """The aristocrats' "choose one" laws offer their three options on the prompt, like the base game's."""
+    from tests.darkness.test_darkness import dev_game
+
+    state = dev_game(modules=("aristocrats",), hand=[number], layout={"1:2": 4})
+    state["players"][0]["gems"] = gems(3, 3, 3, 3)
+    ctx, kind = _dev_ctx(state, 0)
+    draft = fresh_draft(ctx.key)
+    kind.on_control(ctx, draft, "card", [f"play:{number}"])
+    spec = kind.render(ctx, draft)
+    slot = _menu(spec, "slot", ctx)
+    kind.on_control(ctx, draft, "slot", [slot.options[0].value])
+    spec = kind.render(ctx, draft)
+    options = _menu(spec, "opt", ctx)
+    assert options is not None and len(options.options) == 3, "the three options are offered"
+    kind.on_control(ctx, draft, "opt", ["1"])
+    action = kind.on_control(ctx, draft, "confirm", [])
+    assert action["reward"]["option"] == 1
+    apply_action(state, 0, action)
+    assert any(e["card"] == number for e in state["players"][0]["pyramid"]["cards"].values())
