@@ -63,10 +63,11 @@ class AIRunner:
             return
         self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"gm-ai-{game_id}")
 
-    async def catch_up(self) -> None:
-        """At start-up: every active game whose AI seats owe a move (a restart mid-thinking) moves on."""
+    async def catch_up(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> None:
+        """At start-up: every active game whose AI seats owe a move (a restart mid-thinking) moves on; with
+        several processes over shards, only the games of this process's servers (`owns`)."""
         for game in await self.service.list_games(statuses=("active",)):
-            if any(s.is_ai for s in game.seats):
+            if any(s.is_ai for s in game.seats) and owns(game.guild_id):
                 self.wake(game.id)
 
     async def _run(self, game_id: int) -> None:

@@ -813,7 +813,7 @@ class TableCog(commands.Cog, name="Table"):
             self.announcer.spawn(self.announcer.catch_up())
             runner = getattr(self.bot, "ai_runner", None)
             if runner is not None:  # AI seats that owed a move when the bot stopped
-                self.announcer.spawn(runner.catch_up())
+                self.announcer.spawn(runner.catch_up(getattr(self.bot, "owns_guild", lambda guild_id: True)))
 
 
 def _level_choices() -> list[app_commands.Choice]:

@@ -189,8 +189,16 @@ def draw(state: dict, seat: int, wants: list, count: int, events: list) -> list[
     """Draw cards from the law deck or the small deck (the other deck when the chosen one is empty)."""
     steps = []
     counts = {"law": 0, "small": 0}
+    piles = rules_for(state).piles  # a module's own piles (the criminal deck)
     for i in range(count):
         want = wants[i] if i < len(wants) else "small"
+        if want in piles:
+            pile = piles[want](state)
+            if pile:
+                counts[want] = counts.get(want, 0) + 1
+                steps.append(take_card(seat, pile.pop(), None, "draw"))
+                continue
+            want = "small"
         deck = "law_deck" if want == "law" else "small_deck"
         other = "small_deck" if deck == "law_deck" else "law_deck"
         if not state[deck]:
@@ -200,7 +208,8 @@ def draw(state: dict, seat: int, wants: list, count: int, events: list) -> list[
         card = state[deck].pop()
         counts["law" if deck == "law_deck" else "small"] += 1
         steps.append(take_card(seat, card, None, "draw"))
-    drawn = ", ".join(f"{n} from the {'law deck' if k == 'law' else 'small deck'}" for k, n in counts.items() if n)
+    names = {"law": "law deck", "small": "small deck"}
+    drawn = ", ".join(f"{n} from the {names.get(k, k + ' deck')}" for k, n in counts.items() if n)
     if drawn:
         ev(events, "all", "cards_drawn", f"{p(seat)} draws {drawn}.", seat=seat, counts=counts)
     return steps
@@ -224,9 +233,13 @@ def circle_gem(state: dict, seat: int, slot: str, events: list) -> None:
     colour = P.single_colour(state["players"][seat]["pyramid"], slot)
     if colour is None:
         return
-    if state["reserve"][colour] > 0:
+    took = state["reserve"][colour] > 0
+    if took:
         state["reserve"][colour] -= 1
         state["players"][seat]["gems"][colour] += 1
+    else:  # none in the reserve: a module may give it from elsewhere (a combat card)
+        took = any(fallback(state, seat, colour) for fallback in rules_for(state).gem_fallbacks)
+    if took:
         ev(events, "all", "circle_gem", f"{p(seat)} completes a single-colour {colour} circle and takes a {colour} gem.", seat=seat, color=colour)
     else:
         ev(events, "all", "circle_gem", f"{p(seat)} completes a single-colour {colour} circle; no {colour} gem is left.", seat=seat, color=colour)

@@ -120,6 +120,9 @@ class Ruleset:
     # Tokens a seat holds outside its pyramid that count like the tokens in it (pass gems, scoring):
     # fn(state, seat) -> list of tokens.
     token_zones: list[Callable[[dict, int], list[dict]]] = field(default_factory=list)
+    # Where a gem a player takes comes from when the reserve has none of its colour (a single-colour circle's
+    # gem): fn(state, seat, colour) -> True if it gave the seat one.
+    gem_fallbacks: list[Callable[[dict, int, str], bool]] = field(default_factory=list)
     # Gems in public zones outside the reserve, screens and pyramids (the determinization's gem accounting):
     # fn(state) -> {colour: count}.
     public_gems: list[Callable[[dict], dict[str, int]]] = field(default_factory=list)
@@ -137,6 +140,9 @@ class Ruleset:
     # What a prompt of a kind offers, for presenters (the game type's pending choices): kind -> fn(state, seat,
     # prompt) -> dict; a module fills it for its own kinds and for base kinds it changes.
     prompt_choices: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # Card piles a module adds that a card reward may draw from: name -> fn(state) -> the pile (a list, top
+    # last). The base game's piles ("law", "small") are not in it.
+    piles: dict[str, Callable[[dict], list]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -153,6 +159,7 @@ class Ruleset:
             bid_gem=self.bid_gem,
             reveal_hooks=list(self.reveal_hooks),
             token_zones=list(self.token_zones),
+            gem_fallbacks=list(self.gem_fallbacks),
             public_gems=list(self.public_gems),
             determinize=list(self.determinize),
             characters=self.characters,
@@ -161,6 +168,7 @@ class Ruleset:
             option_checks=list(self.option_checks),
             ai=dict(self.ai),
             prompt_choices=dict(self.prompt_choices),
+            piles=dict(self.piles),
         )
 
     def add_law(self, number: int, law: Law) -> None:

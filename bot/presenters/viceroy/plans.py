@@ -68,6 +68,9 @@ def _planned_items(draft: dict) -> list[dict] | None:
     number = draft["card"]
     if C.is_law(number):
         return choice_items(number, draft.get("reward", {}).get("option"))
+    lines = C.card(number).get("lines")
+    if lines is not None:  # a card played on one of its lines (a criminal): that line's reward
+        return None if draft.get("line") is None else list(lines[draft["line"]]["reward"])
     if not draft.get("slot"):
         return None
     return items_for(number, P.level_of(draft["slot"]), draft.get("reward", {}))
@@ -148,7 +151,8 @@ def _reward_from_draft(ctx: SeatCtx, draft: dict) -> dict:
     n = draw_need(draft)
     if n:
         laws = min(draft.get("draw_law", 0), n)
-        reward["draw"] = ["law"] * laws + ["small"] * (n - laws)
+        criminals = min(draft.get("draw_criminal", 0), n - laws)  # the criminal deck (underworld)
+        reward["draw"] = ["law"] * laws + ["criminal"] * criminals + ["small"] * (n - laws - criminals)
     return reward
 
 
