@@ -129,6 +129,8 @@ class GameMasterBot(commands.Bot):
             await self.scheduler.stop()
         if self.ai_runner is not None:
             await self.ai_runner.close()  # a move still being thought about is not stored: computed again later
+        if self.announcer is not None:
+            self.announcer.stop()  # redeliveries wait in the outbox for the next start
         await self.drain()
         await super().close()
         await self.drain()  # an announcement a click started while we were closing

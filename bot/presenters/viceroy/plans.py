@@ -24,6 +24,11 @@ TREASURY_GEMS = 8
 CHOICE_PURPOSES = ("pass", "reward", "discard", "store", "decide")
 
 
+def is_choice(number: int) -> bool:
+    """A "choose one of three" law: the base game's, or one a module adds (Times of Darkness' Court of Honour)."""
+    return is_choice_law(number)
+
+
 def plays(ctx: SeatCtx) -> dict[str, dict]:
     """Where each card in hand may go (the development prompt's and a re-plan's choices): a character's
     places with their cost and payment (None: cannot be paid there), a law's places or the cards it acts on."""
@@ -188,7 +193,7 @@ def build_action(ctx: SeatCtx, draft: dict) -> dict:
         if not draft.get("slot"):
             raise PlanIncomplete("Choose where the law goes.")
         action["slot"] = draft["slot"]
-        if is_choice_law(number):
+        if is_choice(number):
             option = draft.get("reward", {}).get("option")
             if option is None:
                 raise PlanIncomplete("Choose one of the law's three options.")
