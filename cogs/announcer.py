@@ -116,6 +116,7 @@ class Announcer:
         self.requests = 0  # Discord requests made (catch-up paces itself on them)
         self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
+        self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
 
     # ---------------------------------------------------------------- tasks
 
@@ -267,6 +268,8 @@ class Announcer:
         self._running += 1
         try:
             await self._announce_locked(result)
+            if self.on_result is not None:
+                self.on_result(result)  # e.g. AI seats that must now decide (bot/ai_runner.py)
         finally:
             self._running -= 1
 

@@ -57,11 +57,17 @@ def _dynamic(name: str, base: type, template: str, on_click: Callable[[Any, disc
     return types.new_class(name, (discord.ui.DynamicItem[base],), {"template": template}, body)  # type: ignore[valid-type]
 
 
+def _values(item: discord.ui.Item) -> list[str] | None:
+    """A menu's chosen values; None for a button."""
+    values = getattr(item, "values", None)
+    return None if values is None else list(values)
+
+
 # discord.py keys dynamic items by template, so one class per template serves buttons and menus alike.
 PromptControl = _dynamic("PromptControl", discord.ui.Item, ids.SEATED_TEMPLATE,
                          lambda h, i, item: h.on_prompt_control(i, item.custom_id, list(getattr(item, "values", []))))
 TableButton = _dynamic("TableButton", discord.ui.Item, ids.UNSEATED_TEMPLATE,
-                       lambda h, i, item: h.on_table_control(i, item.custom_id))
+                       lambda h, i, item: h.on_table_control(i, item.custom_id, _values(item)))
 DYNAMIC_ITEMS = (PromptControl, TableButton)
 
 
@@ -83,7 +89,8 @@ def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
                     continue
                 item = discord.ui.Select(custom_id=comp.custom_id, placeholder=comp.placeholder, options=options,
                                          min_values=comp.min_values, max_values=comp.max_values)
-                cls = PromptControl
+                control = ids.ControlId.decode(comp.custom_id)
+                cls = TableButton if control is not None and control.surface in ("lobby", "table") else PromptControl
             dyn = cls(item)
             dyn.row = r
             view.add_item(dyn)

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ai as ai_seats
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -28,8 +29,9 @@ from bot.service import (
     SeatContext,
     ServiceError,
     StalePrompt,
+    ai_seat_name,
 )
-from bot.ui import checks, ids
+from bot.ui import checks, ids, lobby
 from bot.ui.drafts import load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button, MessageSpec, PlanIncomplete
@@ -172,6 +174,22 @@ class TableCog(commands.Cog, name="Table"):
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
         raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
 
+    async def _options_here(self, interaction: discord.Interaction, game: _Game) -> list[str]:
+        """What the game here (or the user's one game of this kind, in DMs) has switched on, for `/… rules`."""
+        try:
+            info = await self._game_here(interaction, game)
+        except ServiceError:
+            return []
+        flags = lobby.active_flags(game.type, info.options)
+        if not flags:
+            return []
+        topics = [v for spec in lobby.flag_options(game.type) for v, _ in spec.choices
+                  if v in (info.options.get(spec.name) or []) and v in game.presenter.rules_topics]
+        lines = [f"**{game.title} game #{info.id} plays with** " + "; ".join(flags) + "."]
+        if topics:
+            lines.append("Their rules: " + ", ".join(f"`/{game.command} rules topic:{t}`" for t in topics) + ".")
+        return lines
+
     def _channel_gone(self, channel_id: int) -> bool:
         """Deleted (Discord told the bot, or refused a message there as an unknown channel)."""
         return channel_id in self.announcer.gone or (self.bot.is_ready() and self.bot.get_channel(channel_id) is None)
@@ -251,7 +269,11 @@ class TableCog(commands.Cog, name="Table"):
         @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in p.rules_topics])
         async def rules(interaction: discord.Interaction, topic: str = "overview") -> None:
             async def run() -> None:
-                chunks = split_text(p.rules_text(topic).splitlines())
+                lines = p.rules_text(topic).splitlines()
+                playing = await self._options_here(interaction, game)
+                if playing:
+                    lines = playing + [""] + lines
+                chunks = split_text(lines)
                 await interaction.response.send_message(chunks[0], ephemeral=True)
                 for chunk in chunks[1:4]:
                     await interaction.followup.send(chunk, ephemeral=True)
@@ -287,17 +309,21 @@ class TableCog(commands.Cog, name="Table"):
             await self._safe(interaction, run())
 
         @app_commands.describe(seat=f"Seat number (1-{game.type.max_seats}, as in the lobby)",
-                               player="The new player (leave empty for the AI)")
+                               player="The new player (leave empty for the AI)",
+                               ai_level="The AI's level when no player is given (default normal)")
+        @app_commands.choices(ai_level=_level_choices())
         async def replace(interaction: discord.Interaction, seat: app_commands.Range[int, 1, game.type.max_seats],
-                          player: discord.User | None = None) -> None:
+                          player: discord.User | None = None, ai_level: str | None = None) -> None:
             async def run() -> None:
                 info = await self._host_game_here(interaction, game)
-                name = player.display_name if player else f"AI {seat}"
+                level = ai_level or ai_seats.DEFAULT_LEVEL
+                name = player.display_name if player else ai_seat_name(seat, level)
                 old = next((s.display_name for s in info.seats if s.seat == seat - 1), f"seat {seat}")
 
                 async def act(confirm: discord.Interaction) -> str:
                     result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
-                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm))
+                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm),
+                                                             level=None if player else level)
                     self.announcer.spawn(self.announcer.announce(result))  # the channel is told by the event line
                     return f"Seat {seat} is now played by {name}."
 
@@ -347,19 +373,21 @@ class TableCog(commands.Cog, name="Table"):
         async def new(interaction: discord.Interaction, **kwargs: Any) -> None:
             seats = kwargs.pop("seats", t.max_seats)
             ai = kwargs.pop("ai", 0)
+            ai_level = kwargs.pop("ai_level", None)
             time_limit = kwargs.pop("time_limit", None)
             options = {spec.name: kwargs[slash[spec.name]] for spec in t.options if slash[spec.name] in kwargs}
             for spec in t.options:  # flags arrive as a comma-separated list
                 if spec.kind == "flags" and isinstance(options.get(spec.name), str):
                     options[spec.name] = [v.strip() for v in options[spec.name].split(",") if v.strip()]
-            await self._safe(interaction, self._new(interaction, game, seats, ai, time_limit, options))
+            await self._safe(interaction, self._new(interaction, game, seats, ai, time_limit, options, ai_level))
 
         kw = inspect.Parameter.KEYWORD_ONLY
         params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
                   inspect.Parameter("seats", kw, default=t.max_seats,
                                     annotation=app_commands.Range[int, t.min_seats, t.max_seats])]
         describe = {"seats": f"Seats at the table, {t.min_seats}-{t.max_seats}" + (" (1 = solo)" if t.min_seats == 1 else ""),
-                    "ai": "AI players to add now", "time_limit": "Hours per decision (0 = no limit)"}
+                    "ai": "AI players to add now", "ai_level": "Level of those AI players (default normal)",
+                    "time_limit": "Hours per decision (0 = no limit)"}
         choices: dict[str, list[app_commands.Choice]] = {}
         for spec in t.options:
             name = slash[spec.name]
@@ -369,6 +397,8 @@ class TableCog(commands.Cog, name="Table"):
                 choices[name] = [app_commands.Choice(name=str(label)[:100], value=value) for value, label in spec.choices]
             params.append(inspect.Parameter(name, kw, default=default, annotation=annotation))
         params.append(inspect.Parameter("ai", kw, default=0, annotation=app_commands.Range[int, 0, max(t.max_seats - 1, 0)]))
+        params.append(inspect.Parameter("ai_level", kw, default=None, annotation=str | None))
+        choices["ai_level"] = _level_choices()
         params.append(inspect.Parameter("time_limit", kw, default=None,
                                         annotation=app_commands.Range[float, 0, 720] | None))
         new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -379,7 +409,7 @@ class TableCog(commands.Cog, name="Table"):
         return new
 
     async def _new(self, interaction: discord.Interaction, game: _Game, seats: int, ai: int,
-                   time_limit: float | None, options: dict) -> None:
+                   time_limit: float | None, options: dict, ai_level: str | None = None) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
         _check_channel_permissions(interaction)
@@ -393,7 +423,7 @@ class TableCog(commands.Cog, name="Table"):
                                                interaction.user.display_name, kind=game.name,
                                                options={**options, "seats": seats}, **kwargs)
         for _ in range(ai):
-            info = await self.service.add_ai(info.id, interaction.user.id)
+            info = await self.service.add_ai(info.id, interaction.user.id, level=ai_level)
         await interaction.response.defer()
         info = await self._probe_dm(info.id, interaction.user.id, game)
         msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
@@ -406,7 +436,7 @@ class TableCog(commands.Cog, name="Table"):
         opts = info.options
         lines = [f"Host: <@{info.host_user_id}>", f"Seats: {len(info.seats)}/{opts.get('seats', game.type.max_seats)}"]
         for s in info.seats:
-            mark = " (AI)" if s.is_ai else ""
+            mark = lobby.seat_mark(s)
             if s.dm_status == "closed":
                 mark += " ⚠ cannot receive DMs: will play through the **My screen** button"
             lines.append(f"• {s.display_name}{mark}")
@@ -420,6 +450,7 @@ class TableCog(commands.Cog, name="Table"):
         g = info.id
         rows: list[list] = [[Button("Join", ids.lobby_id(g, "join"), "primary"), Button("Leave", ids.lobby_id(g, "leave")),
                              Button("Add AI", ids.lobby_id(g, "ai")), Button("Start", ids.lobby_id(g, "start"), "success")]]
+        rows += lobby.control_rows(g, game.type, opts, info.seats)
         return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
                            footer=game.presenter.lobby_footer)
 
@@ -435,13 +466,16 @@ class TableCog(commands.Cog, name="Table"):
         await self.service.set_dm_status(user_id, "open" if ok else "closed")
         return await self.service.game(game_id)
 
-    async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
+    async def on_table_control(self, interaction: discord.Interaction, custom_id: str,
+                               values: list[str] | None = None) -> None:
         with self._tracking(interaction):
             control = ids.ControlId.decode(custom_id)
             if control is not None and control.surface == "table" and control.op == "screen":
                 await self.show_screen(interaction, control.game)
             elif control is not None and control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
                 await self._safe(interaction, self._confirmed(interaction, control.op))
+            elif control is not None and control.surface == "lobby" and lobby.is_menu(control.op):
+                await self._safe(interaction, self._lobby_menu(interaction, control.game, control.op, custom_id, values))
             elif control is not None and control.surface == "lobby":
                 await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
             else:
@@ -450,6 +484,36 @@ class TableCog(commands.Cog, name="Table"):
     @staticmethod
     async def _refuse(message: str) -> None:
         raise ServiceError(message)
+
+    async def _lobby_menu(self, interaction: discord.Interaction, game_id: int, op: str, custom_id: str,
+                          values: list[str] | None) -> None:
+        """The host's choice in a lobby menu: an option of the game (flags) or the AI seats' level."""
+        if values is None:  # a button with a menu's id: not something the lobby offers
+            raise ServiceError(checks.UNKNOWN_CONTROL)
+        info = await self.service.game(game_id)
+        problem = checks.origin_problem(info.guild_id, info.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=False)
+        if problem is not None:
+            raise ServiceError(problem)
+        if info.status != "lobby":
+            raise ServiceError(lobby.NOT_IN_LOBBY)
+        game = self.game_of(info.kind)
+        spec = game.type.option(op[len(lobby.OPTION_OP):]) if op.startswith(lobby.OPTION_OP) else None
+        if op != lobby.AI_LEVEL_OP and spec is None:
+            raise ServiceError(lobby.UNKNOWN_OPTION)
+        admin = self._is_admin(interaction)
+        if info.host_user_id != interaction.user.id and not admin:
+            what = spec.label if spec is not None else "the AI level"
+            raise ServiceError(lobby.NOT_HOST.format(host=info.host_user_id, what=what))
+        problem = checks.control_problem(self.lobby_spec(info), custom_id, values)
+        if problem is not None:
+            raise ServiceError(problem)
+        if spec is not None:
+            info = await self.service.set_lobby_options(game_id, {spec.name: lobby.option_from_values(spec, values)},
+                                                        interaction.user.id, admin=admin)
+        else:
+            info = await self.service.set_ai_level(game_id, values[0], interaction.user.id, admin=admin)
+        await interaction.response.edit_message(**await self._lobby_message(info))
 
     async def _lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         user = interaction.user
@@ -759,6 +823,13 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+            runner = getattr(self.bot, "ai_runner", None)
+            if runner is not None:  # AI seats that owed a move when the bot stopped
+                self.announcer.spawn(runner.catch_up(getattr(self.bot, "owns_guild", lambda guild_id: True)))
+
+
+def _level_choices() -> list[app_commands.Choice]:
+    return [app_commands.Choice(name=ai_seats.level_label(n)[:100], value=n) for n in ai_seats.level_names()]
 
 
 def _check_channel_permissions(interaction: discord.Interaction) -> None:
