@@ -4,6 +4,7 @@ the judgement at the end of the game, and the underworld laws."""
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
@@ -579,3 +580,20 @@ def test_judgement_prompt_offers_every_distinct_outcome_and_each_is_legal():
         trial = copy.deepcopy(state)
         apply_action(trial, 0, {"type": "judgement", "discards": plan["discards"]})
         assert trial["phase"] != "judgement"
+
+
+def test_with_invasion_the_criminal_return_comes_before_the_combat():
+    from engine.viceroy.ai import choose_action
+
+    options = GAME.options_for({"modules": ["darkness", "underworld", "invasion"]}, 3)
+    state = new_game(options, 0, 3)
+    rng = random.Random(0)
+    seen: list[tuple[int, str]] = []
+    while GAME.pending(state):
+        if not seen or seen[-1] != (state["turn"], state["phase"]):
+            seen.append((state["turn"], state["phase"]))
+        seat = min(s for s, p in GAME.pending(state).items() if p.waiting)
+        apply_action(state, seat, choose_action(state, seat, rng))
+    for turn in (3, 7, 11):
+        phases = [ph for t, ph in seen if t == turn]
+        assert phases.index("underworld") < phases.index("combat"), phases
