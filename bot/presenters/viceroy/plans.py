@@ -52,6 +52,11 @@ def items_for(number: int, level: int, reward: Mapping[str, Any]) -> list[dict]:
     return list(C.rewards(number, level))
 
 
+def is_choice_law(number: int) -> bool:
+    """A "choose one of three" law: the base game's, or a module's (its effect says "choice")."""
+    return number in CHOICE_LAWS or (C.is_law(number) and C.card(number)["effect"].get("kind") == "choice")
+
+
 def choice_items(number: int, option: int | None) -> list[dict]:
     if option is None:
         return []
@@ -188,7 +193,7 @@ def build_action(ctx: SeatCtx, draft: dict) -> dict:
         if not draft.get("slot"):
             raise PlanIncomplete("Choose where the law goes.")
         action["slot"] = draft["slot"]
-        if number in CHOICE_LAWS:
+        if is_choice_law(number):
             option = draft.get("reward", {}).get("option")
             if option is None:
                 raise PlanIncomplete("Choose one of the law's three options.")

@@ -13,7 +13,6 @@ from engine.viceroy import cards as C
 from engine.viceroy import pyramid as P
 from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
-from engine.viceroy.state import CHOICE_LAWS
 
 from . import darkness, invasion, plans, underworld
 from .common import (
@@ -266,7 +265,7 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
             Option("Rewards of rows 1, 2 and 3", "rows",
                    cut(reward_text([i for lv in (1, 2, 3) for i in C.rewards(number, lv)])), choice == "rows"),
             Option("A 15-PP token", "pp", None, choice == "pp")])])
-    if number in CHOICE_LAWS:
+    if plans.is_choice_law(number):
         options = C.card(number)["effect"]["options"]
         chosen = draft.get("reward", {}).get("option")
         spec.rows.append([ctx.select("opt", "Choose one option",
