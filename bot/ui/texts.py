@@ -55,3 +55,12 @@ def split_text(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     if cur:
         chunks.append(cur)
     return chunks
+
+
+CHANNEL_GONE = ("The channel of {game} game #{n} is gone. The game goes on here: your prompts come by DM, and so "
+                "does your result at the end. The host can end the game with `/{command} abandon` here.")
+
+
+def channel_gone_text(game: str, game_id: int, command: str) -> str:
+    """Told by DM to each player of a game whose channel was deleted."""
+    return CHANNEL_GONE.format(game=game, n=game_id, command=command)

@@ -11,19 +11,8 @@ from bot.localdiscord import FakeDiscord, FakeMessage
 from tests.bot.harness import ROOT, Table, new_table
 
 
-def _syncs(world: FakeDiscord) -> int:
-    return sum(1 for r in world.requests if r.method == "PUT" and r.path.endswith("/commands") and r.status == 200)
-
-
 async def _start(table: Table) -> None:
-    """Start the bot process and wait until it has synced its commands and its gateway session is live."""
-    world = table.world
-    before, sessions = _syncs(world), set(world.sessions)
-    table.start_process()
-    await world.wait_for(lambda: _syncs(world) > before, timeout=60, what="the bot process to start")
-    await world.wait_for(lambda: any(sid not in sessions and s.conn is not None for sid, s in world.sessions.items()),
-                         timeout=120, what="the bot's gateway session")
-    await world.idle(quiet=0.2, timeout=30)
+    await table.start_process_ready()
 
 
 def _has_button(msg: FakeMessage, label: str) -> bool:
@@ -81,7 +70,7 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
     ann, bo = table.users
     await _start(table)
     try:
-        rec = await ann.slash(table.channel, "viceroy new", seats=3, ai=1, timeout=15)
+        rec = await ann.slash(table.channel, "viceroy new", seats=3, ai=1, ai_level="easy", timeout=15)
         # Wait for what each step shows, not for a quiet moment: on a busy machine the bot can be silent
         # for a while between acknowledging a click and storing it.
         lobby_id = rec.reply.id

@@ -15,13 +15,18 @@ from bot.ui.spec import PlanIncomplete
 from engine.viceroy import cards as C
 from engine.viceroy import moves as M
 from engine.viceroy import pyramid as P
-from engine.viceroy.state import CHOICE_LAWS, LEVEL5_PP
+from engine.viceroy.state import LEVEL5_PP, is_choice_law
 
 from .common import suggested_gems
 
 # Treasury (law 76) holds at most this many gems: a fact printed on the card.
 TREASURY_GEMS = 8
 CHOICE_PURPOSES = ("pass", "reward", "discard", "store", "decide")
+
+
+def is_choice(number: int) -> bool:
+    """A "choose one of three" law: the base game's, or one a module adds (Times of Darkness' Court of Honour)."""
+    return is_choice_law(number)
 
 
 def plays(ctx: SeatCtx) -> dict[str, dict]:
@@ -50,11 +55,6 @@ def items_for(number: int, level: int, reward: Mapping[str, Any]) -> list[dict]:
             return [{"type": "power_points", "amount": LEVEL5_PP}]
         return [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
     return list(C.rewards(number, level))
-
-
-def is_choice_law(number: int) -> bool:
-    """A "choose one of three" law: the base game's, or a module's (its effect says "choice")."""
-    return number in CHOICE_LAWS or (C.is_law(number) and C.card(number)["effect"].get("kind") == "choice")
 
 
 def choice_items(number: int, option: int | None) -> list[dict]:
@@ -193,7 +193,7 @@ def build_action(ctx: SeatCtx, draft: dict) -> dict:
         if not draft.get("slot"):
             raise PlanIncomplete("Choose where the law goes.")
         action["slot"] = draft["slot"]
-        if is_choice_law(number):
+        if is_choice(number):
             option = draft.get("reward", {}).get("option")
             if option is None:
                 raise PlanIncomplete("Choose one of the law's three options.")

@@ -265,7 +265,7 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
             Option("Rewards of rows 1, 2 and 3", "rows",
                    cut(reward_text([i for lv in (1, 2, 3) for i in C.rewards(number, lv)])), choice == "rows"),
             Option("A 15-PP token", "pp", None, choice == "pp")])])
-    if plans.is_choice_law(number):
+    if plans.is_choice(number):
         options = C.card(number)["effect"]["options"]
         chosen = draft.get("reward", {}).get("option")
         spec.rows.append([ctx.select("opt", "Choose one option",
