@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from bot.ui.ids import ControlId, encode_key
+from bot.ui.texts import BLOCKED_MARK
 
 
 def parse_id(custom_id: str) -> tuple[str, int, int, str, str] | None:
@@ -52,7 +53,7 @@ Strategy = Callable[["SimulatedPlayer", FakeMessage], Awaitable[None]]
 async def any_control(player: SimulatedPlayer, msg: FakeMessage) -> None:
     """A strategy for any game: a random option of the first menu, else a random enabled button."""
     ctl = controls(msg)
-    menus = [c for c in ctl.values() if c.get("type") == 3 and c.get("options")]
+    menus = [c for c in ctl.values() if c.get("type") == 3 and player._options(c)]
     if menus:
         menu = menus[0]
         n = max(1, menu.get("min_values", 1))
@@ -177,7 +178,9 @@ class SimulatedPlayer:
         return rec
 
     def _options(self, comp: dict) -> list[str]:
-        return [o["value"] for o in comp.get("options", [])]
+        """The values a person would pick: options marked as not possible now (with their reason) are read,
+        not chosen."""
+        return [o["value"] for o in comp.get("options", []) if not str(o.get("label", "")).startswith(BLOCKED_MARK)]
 
     def _chosen(self, comp: dict) -> bool:
         return any(o.get("default") for o in comp.get("options", []))
@@ -262,7 +265,7 @@ class SimulatedPlayer:
                 return True  # the prompt was replaced: the choice went in
             for op in ("slot", "target", "opt", "color", "take", "tuck1", "lvl5", "draw"):
                 comp = ctl.get(op)
-                if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and comp.get("options"):
+                if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and self._options(comp):
                     options = self._options(comp)
                     # Places are listed from level 1 upwards: a player builds up when they can.
                     await self._select(msg, comp, [options[-1] if op == "slot" else options[0]])

@@ -24,9 +24,9 @@ import discord
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
 from bot.ui import sync
-from bot.ui.drafts import load_draft
+from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import move_line, names_map, split_text, timestamp
+from bot.ui.texts import names_map, prompt_head, split_text, timestamp
 from engine.api import GameType, Outcome
 
 from .discord_ui import message_kwargs, refile, shown_picture
@@ -439,8 +439,14 @@ class Announcer:
         if ctx is None or ctx.prompt is None or s.user_id is None:
             return
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
+        recap = presenter.recap(result.public, result.private.get(s.seat, []), s.seat, names)
+        if recap and draft.get(RECAP) != recap:
+            # Kept with the prompt's draft (before the prompt is sent, so a click cannot race it): every edit
+            # of the prompt repeats it.
+            draft[RECAP] = recap
+            await self.service.save_draft(result.game_id, s.seat, draft)
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
-        content = move_line(presenter.display_name, result.game_id, ctx.deadline)
+        content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",

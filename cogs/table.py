@@ -30,10 +30,10 @@ from bot.service import (
     StalePrompt,
 )
 from bot.ui import checks, ids
-from bot.ui.drafts import load_draft
+from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button, MessageSpec, PlanIncomplete
-from bot.ui.texts import hours, move_line, names_map, split_text
+from bot.ui.texts import hours, names_map, prompt_head, split_text
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -524,7 +524,8 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.game_of(ctx.kind).presenter
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
-        problem = checks.control_problem(kind.render(ctx, load_draft(click.draft, ctx.key)), custom_id, values)
+        shown = kind.render(ctx, load_draft(click.draft, ctx.key))
+        problem = checks.control_problem(shown, custom_id, values) or checks.blocked_problem(shown, custom_id, values)
         if problem is not None:
             await self._reply(interaction, problem)
             return
@@ -543,7 +544,7 @@ class TableCog(commands.Cog, name="Table"):
             return
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx))
+            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx, draft))
             return
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
@@ -566,7 +567,7 @@ class TableCog(commands.Cog, name="Table"):
             spec.description = f"Your choice is in.\n{spec.description or ''}"
             others = [p.deadline for p in result.pending.values() if p.waiting and p.deadline]
             await self._edit_original(interaction, presenter, _with_move_line(
-                spec, presenter, after, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
+                spec, presenter, after, draft, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
             chosen = action.get("plan", action) if action.get("type") == "decide" else action
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
@@ -621,7 +622,7 @@ class TableCog(commands.Cog, name="Table"):
         await self.service.save_draft(ctx.game_id, ctx.seat, draft)
         spec = kind.render(ctx, draft)
         spec.description = f"{note}\n{spec.description or ''}"
-        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
+        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx, draft))
 
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
         kept = None
@@ -664,7 +665,7 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
-                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx)
+                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx, draft)
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
@@ -759,11 +760,13 @@ def _check_channel_permissions(interaction: discord.Interaction) -> None:
                            + " here. A server admin can grant them in the channel's settings.")
 
 
-def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, reveal_by: float | None = None) -> MessageSpec:
-    """A prompt keeps its game and deadline line on every edit (a presenter's own text goes below it).
+def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, draft: dict | None = None,
+                    reveal_by: float | None = None) -> MessageSpec:
+    """A prompt keeps its recap, game and deadline lines on every edit (a presenter's own text goes below).
     A seat that has chosen has no deadline of its own: `reveal_by` is the latest one the others have."""
     waiting = ctx.prompt is None or ctx.prompt.waiting
-    line = move_line(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by, waiting)
+    line = prompt_head(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by,
+                       (draft or {}).get(RECAP), waiting)
     spec.content = f"{line}\n{spec.content}" if spec.content else line
     return spec
 

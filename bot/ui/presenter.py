@@ -49,7 +49,7 @@ from bot.ui.spec import (
     Select,
     cut,
 )
-from bot.ui.texts import fill_names, timestamp
+from bot.ui.texts import RECAP_LIMIT, fill_names, recap_text, timestamp
 from engine.api import GameType, Outcome, Prompt
 
 __all__ = ["BasePresenter", "PromptKind", "Presenter", "SeatCtx", "TableCtx", "Waiting", "PlanIncomplete"]
@@ -154,6 +154,8 @@ class Presenter(Protocol):
 
     def private_line(self, event: dict, names: dict[int, str]) -> str | None: ...
 
+    def recap(self, public: list[dict], private: list[dict], seat: int, names: dict[int, str]) -> str | None: ...
+
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str: ...
 
     def table(self, ctx: TableCtx, with_image: bool) -> MessageSpec: ...
@@ -255,6 +257,18 @@ class BasePresenter:
 
     def results(self, events: list[dict], public_view: dict, names: dict[int, str]) -> MessageSpec | None:
         return None
+
+    # Event types that never belong in a seat's recap (e.g. "has chosen" notices).
+    recap_skip: tuple[str, ...] = ("chosen", "choice_recorded")
+
+    def recap(self, public: list[dict], private: list[dict], seat: int, names: dict[int, str]) -> str | None:
+        """What the events that led to a seat's new prompt brought that seat (the prompt's first line): the
+        public events naming the seat, then its private ones. None when nothing concerned it."""
+        lines = [self.event_line(e, names) for e in public
+                 if e.get("seat") == seat and e.get("type") not in self.recap_skip]
+        lines += [self.private_line(e, names) for e in private if e.get("type") not in self.recap_skip]
+        kept = [line for line in lines if line]
+        return cut(recap_text(kept), RECAP_LIMIT) if kept else None
 
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str:
         return f"• {name}: {'chosen (can still change)' if not waiting else 'to decide'}, {timestamp(deadline)}"

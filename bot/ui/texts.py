@@ -7,6 +7,36 @@ from typing import Any
 
 MESSAGE_LIMIT = 1900  # below Discord's 2000 characters, with room for a prefix
 
+# Informed choices (bot/ui/informed.py).
+BLOCKED_MARK = "✖"
+GIVES_ARROW = "→"
+
+
+def cannot_afford_text(needs: str, has: str) -> str:
+    return f"cannot afford: needs {needs}, you have {has}"
+
+
+def blocked_answer(reason: str) -> str:
+    """The private answer to picking an option that cannot be taken."""
+    return f"{reason[0].upper()}{reason[1:]}. Nothing was changed: choose another option."
+
+
+def costs_gives_text(costs: str, gives: str) -> str:
+    """'for 1G 1B → magic token', 'free → 2 gems', '→ 2 gems'."""
+    if costs and gives:
+        return f"for {costs} {GIVES_ARROW} {gives}"
+    if costs:
+        return f"for {costs}"
+    return f"{GIVES_ARROW} {gives}" if gives else ""
+
+
+RECAP_LIMIT = 400
+
+
+def recap_text(lines: list[str]) -> str:
+    """The first line of a prompt: what the previous round brought this player."""
+    return "Last round: " + " ".join(lines)
+
 
 def names_map(seats: Iterable[Any]) -> dict[int, str]:
     """Seat number -> display name, from SeatInfo-like objects."""
@@ -36,6 +66,13 @@ def move_line(display_name: str, game_id: int, deadline: float | None, waiting: 
     else:
         when = f"decide by {stamps}" if stamps else "no time limit"
     return f"Your move in {display_name} game #{game_id}: {when}."
+
+
+def prompt_head(display_name: str, game_id: int, deadline: float | None, recap: str | None = None,
+                waiting: bool = True) -> str:
+    """A prompt message's text: what the previous round brought the seat (if anything), then the move line."""
+    line = move_line(display_name, game_id, deadline, waiting)
+    return f"{recap}\n{line}" if recap else line
 
 
 def hours(seconds: int | None) -> str:
