@@ -618,7 +618,7 @@ class GameService:
                 raise NotInGame("You do not have a seat in this game.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             if draft is not None and not loaded.kind.is_over(loaded.state):
-                await tx.put_draft(game_id, seat, draft.get("key", prompt_key or ""), draft, now=now)
+                await self._put_draft(tx, game_id, seat, draft, prompt_key or "", now)
             return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
 
     async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
@@ -1042,7 +1042,32 @@ class GameService:
     async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
         """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""
         async with self._transaction() as tx:
-            await tx.put_draft(game_id, seat, (draft or {}).get("key", ""), draft, now=self.clock.now())
+            if draft is None:
+                await tx.put_draft(game_id, seat, "", None, now=self.clock.now())
+            else:
+                await self._put_draft(tx, game_id, seat, draft, "", self.clock.now())
+
+    async def note_in_draft(self, game_id: int, seat: int, prompt_key: str, notes: dict) -> dict:
+        """Add the bot's notes for a prompt (keys starting "_", e.g. its recap line) to the seat's draft,
+        keeping whatever the player has chosen meanwhile; returns the draft as stored."""
+        async with self._transaction() as tx:
+            stored = await tx.get_draft(game_id, seat)
+            draft = stored[1] if stored is not None and stored[0] == prompt_key else {"key": prompt_key}
+            draft.update(notes)
+            await tx.put_draft(game_id, seat, prompt_key, draft, now=self.clock.now())
+            return draft
+
+    @staticmethod
+    async def _put_draft(tx: Tx, game_id: int, seat: int, draft: dict, prompt_key: str, now: float) -> None:
+        """Store a player's draft; the bot's notes already stored for the same prompt (keys starting "_") are
+        kept when the player's copy was read before they were added."""
+        key = draft.get("key", prompt_key)
+        stored = await tx.get_draft(game_id, seat)
+        if stored is not None and stored[0] == key:
+            notes = {k: v for k, v in stored[1].items() if k.startswith("_") and k not in draft}
+            if notes:
+                draft = {**draft, **notes}
+        await tx.put_draft(game_id, seat, key, draft, now=now)
 
     async def table_state(self, game_id: int) -> ActionResult:
         """The game as the announcer needs it (views, prompts, drafts), with no new events: for

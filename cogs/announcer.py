@@ -441,10 +441,9 @@ class Announcer:
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
         recap = presenter.recap(result.public, result.private.get(s.seat, []), s.seat, names)
         if recap and draft.get(RECAP) != recap:
-            # Kept with the prompt's draft (before the prompt is sent, so a click cannot race it): every edit
-            # of the prompt repeats it.
-            draft[RECAP] = recap
-            await self.service.save_draft(result.game_id, s.seat, draft)
+            # Kept with the prompt's draft (merged into what the player may have chosen already, through
+            # "My screen"): every edit of the prompt repeats it.
+            draft = await self.service.note_in_draft(result.game_id, s.seat, ctx.key, {RECAP: recap})
         spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
         content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
