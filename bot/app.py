@@ -72,6 +72,7 @@ class GameMasterBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.games import game_type
         from cogs.announcer import Announcer
+        from cogs.i18n import CatalogueTranslator
 
         # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
         sqlite = not is_postgres_url(str(self.settings.db_path))
@@ -81,6 +82,7 @@ class GameMasterBot(commands.Bot):
         self.announcer = Announcer(self, self.service, game_type)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(CatalogueTranslator())  # command names and descriptions in Swedish too
         await self.sync_commands()
         self.scheduler = Scheduler(self.service, self.announcer.announce, clock=self.clock,
                                    poll_interval=self.poll_interval)

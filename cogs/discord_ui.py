@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import DEFAULT_LOCALE, catalogue, localize
 from bot.ui import ids
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select
 
@@ -108,8 +109,10 @@ def file_for(data: bytes, filename: str, limit: int) -> discord.File:
     return discord.File(io.BytesIO(data), filename=filename)
 
 
-async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT) -> tuple[discord.Embed | None, discord.File | None]:
-    """The embed and attachment for a spec (the picture is drawn off the event loop)."""
+async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
+                 locale: str = DEFAULT_LOCALE) -> tuple[discord.Embed | None, discord.File | None]:
+    """The embed and attachment for a spec in the reader's language (the picture is drawn off the event loop)."""
+    spec = localize(spec, locale)
     embed = None
     if spec.title or spec.description or spec.fields or spec.image:
         embed = discord.Embed(title=spec.title, description=(spec.description or None),
@@ -127,11 +130,12 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
 
 
 async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                         content: str | None = None) -> dict:
-    """Keyword arguments for send(): content, embed, view and file (only those that are set)."""
+                         content: str | None = None, locale: str = DEFAULT_LOCALE) -> dict:
+    """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``."""
+    spec = localize(spec, locale)
     embed, file = await render(spec, color, limit)
     kwargs: dict = {}
-    text = content if content is not None else spec.content
+    text = catalogue(locale).text(content) if content is not None else spec.content
     if text:
         kwargs["content"] = text
     if embed is not None:

@@ -22,6 +22,7 @@ from .style import (
     SECTION_INK,
     SECTION_LETTER,
     SECTION_RGB,
+    VICEROY_SWATCHES,
     fit_font,
     font,
     wrap,
@@ -35,6 +36,8 @@ PYR_W, PYR_H, PYR_R = 200, 176, 46
 _K = 2  # faces are drawn at twice their size and scaled down (smooth circles)
 _EDGE = (70, 58, 44)
 SECTION_NAMES = ("top_left", "top_right", "bottom_left", "bottom_right")
+
+assert set(VICEROY_SWATCHES) == set(cardlib.COLORS), "every Viceroy colour needs a swatch"
 
 
 def section_centers(w: int, h: int, r: int) -> dict[str, tuple[int, int]]:

@@ -7,38 +7,44 @@ bare CI machine as on a developer's laptop.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.viceroy.cards import COLORS
-
 RGB = tuple[int, int, int]
 
-# Section / gem colours, chosen to stay apart for the common colour-vision deficiencies when paired with the
-# letter each one always carries.
-COLOR_RGB: dict[str, RGB] = {
-    "red": (206, 62, 52),
-    "green": (52, 148, 82),
-    "blue": (48, 104, 196),
-    "yellow": (240, 190, 48),
+WHITE: RGB = (255, 255, 255)
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """One colour of a game's pieces: its fill, a dark shade for edges, the ink for a letter drawn on it, and
+    the letter itself (every colour always carries its letter, so nothing depends on colour vision)."""
+
+    fill: RGB
+    dark: RGB
+    ink: RGB
+    letter: str
+
+
+def swatch_maps(swatches: Mapping[str, Swatch]) -> tuple[dict[str, RGB], dict[str, RGB], dict[str, RGB], dict[str, str]]:
+    """The fill, dark, ink and letter look-up tables of a palette, keyed like it."""
+    return ({k: s.fill for k, s in swatches.items()}, {k: s.dark for k, s in swatches.items()},
+            {k: s.ink for k, s in swatches.items()}, {k: s.letter for k, s in swatches.items()})
+
+
+# Viceroy's section / gem colours, chosen to stay apart for the common colour-vision deficiencies when paired
+# with the letter each one always carries (white ink on the dark colours, near-black on yellow).
+VICEROY_SWATCHES: dict[str, Swatch] = {
+    "red": Swatch((206, 62, 52), (120, 30, 24), WHITE, "R"),
+    "green": Swatch((52, 148, 82), (22, 80, 42), WHITE, "G"),
+    "blue": Swatch((48, 104, 196), (22, 52, 112), WHITE, "B"),
+    "yellow": Swatch((240, 190, 48), (140, 100, 10), (50, 36, 0), "Y"),
 }
-COLOR_DARK: dict[str, RGB] = {
-    "red": (120, 30, 24),
-    "green": (22, 80, 42),
-    "blue": (22, 52, 112),
-    "yellow": (140, 100, 10),
-}
-COLOR_LETTER: dict[str, str] = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
+COLOR_RGB, COLOR_DARK, COLOR_INK, COLOR_LETTER = swatch_maps(VICEROY_SWATCHES)
 COLOR_NAME: dict[str, str] = {"red": "Red", "green": "Green", "blue": "Blue", "yellow": "Yellow"}
-# Ink for a letter drawn on a colour: white on the dark colours, near-black on yellow.
-COLOR_INK: dict[str, RGB] = {
-    "red": (255, 255, 255),
-    "green": (255, 255, 255),
-    "blue": (255, 255, 255),
-    "yellow": (50, 36, 0),
-}
 
 PAPER: RGB = (247, 241, 227)
 PAPER_SHADE: RGB = (236, 226, 204)
@@ -50,8 +56,6 @@ TEXT: RGB = (238, 240, 244)
 TEXT_SOFT: RGB = (170, 178, 192)
 GOLD: RGB = (244, 196, 64)
 HIGHLIGHT: RGB = (255, 214, 90)
-
-assert set(COLOR_RGB) == set(COLORS)
 
 
 @lru_cache(maxsize=64)

@@ -8,6 +8,7 @@ Limits are from Discord's API reference and its OpenAPI description (``/work/sha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -451,3 +452,52 @@ def check_attachment_refs(errors: FormErrors, body: dict[str, Any], available: s
         if name not in available:
             errors.add(path, "ATTACHMENT_NOT_FOUND",
                        f"attachment://{name} names no file uploaded in this request or kept in its attachments list")
+
+
+# ============================================================================================== commands
+# Discord's locales (the keys of name_localizations / description_localizations).
+LOCALES = frozenset({"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no",
+                     "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN",
+                     "ja", "zh-TW", "ko"})
+COMMAND_DESCRIPTION_MAX = 100
+COMMAND_OPTIONS_MAX = 25
+CHOICE_NAME_MAX = 100
+
+
+def _check_name(errors: FormErrors, path: Path, name: Any) -> None:
+    # Chat input names: 1-32 word characters or dashes, lower case where the script has cases.
+    if not isinstance(name, str) or not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower():
+        errors.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+
+
+def _check_localizations(errors: FormErrors, path: Path, item: dict[str, Any], key: str, *, name: bool,
+                         maximum: int = COMMAND_DESCRIPTION_MAX) -> None:
+    values = item.get(key)
+    if values is None:
+        return
+    if not isinstance(values, dict):
+        errors.add((*path, key), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    for locale, value in values.items():
+        if locale not in LOCALES:
+            errors.add((*path, key, locale), "LOCALE_INVALID", f"Invalid locale {locale!r}")
+        elif name:
+            _check_name(errors, (*path, key, locale), value)
+        else:
+            _length(errors, (*path, key, locale), value, maximum, 1)
+
+
+def check_command(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
+    """A chat-input command (or one of its options), its localised names and descriptions, recursively."""
+    _check_name(errors, (*path, "name"), cmd.get("name"))
+    _length(errors, (*path, "description"), cmd.get("description") or "", COMMAND_DESCRIPTION_MAX, 1)
+    _check_localizations(errors, path, cmd, "name_localizations", name=True)
+    _check_localizations(errors, path, cmd, "description_localizations", name=False)
+    options = cmd.get("options") or []
+    _count(errors, (*path, "options"), options, COMMAND_OPTIONS_MAX)
+    for i, option in enumerate(options):
+        check_command(errors, (*path, "options", i), option)
+    for i, choice in enumerate(cmd.get("choices") or []):
+        _length(errors, (*path, "choices", i, "name"), choice.get("name"), CHOICE_NAME_MAX, 1)
+        _check_localizations(errors, (*path, "choices", i), choice, "name_localizations", name=False,
+                             maximum=CHOICE_NAME_MAX)

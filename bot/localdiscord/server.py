@@ -1638,6 +1638,13 @@ class FakeDiscord:
         body, _ = await self._read_body(request)
         if not isinstance(body, list):
             raise ApiError(400, 50035, "Invalid Form Body: expected a list of commands")
+        if rules.LIMITS in self.checks:  # names, descriptions, options and their localisations
+            errors = rules.FormErrors()
+            for i, cmd in enumerate(body):
+                if int(cmd.get("type", 1)) == 1:
+                    rules.check_command(errors, (i,), cmd)
+            if errors:
+                self._refuse(rules.LIMITS, f"PUT {request.path}", errors)
         stored = []
         seen: set[tuple[str, int]] = set()
         for cmd in body:

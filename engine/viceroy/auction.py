@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import cards as C
 from .errors import IllegalAction
 from .rewards import take_card
-from .rules import DONE, Decision, Phase, rules_for
+from .rules import DONE, Decision, Phase, rules_for, zone_tokens
 from .state import (
     COLORS,
     MAX_ROUNDS,
@@ -99,6 +99,8 @@ def reveal(state: dict, events: list) -> None:
         shown["/".join(spot["colors"])] = spot["base"]
     ev(events, "all", "reveal", "New characters at the auction: " + ", ".join(
         f"{c}: {C.label(n)}" for c, n in shown.items() if n is not None) + ".", cards=shown)
+    for hook in rules_for(state).reveal_hooks:
+        hook(state, events)
     if not deck and not state["last_turn"]:
         # The turn after the last reveal is the last one (§3); the next turn sets the flag.
         ev(events, "all", "last_turn_next", "The large deck is empty: the next turn is the last.")
@@ -180,12 +182,18 @@ def validate(state: dict, seat: int, action: dict) -> dict:
         out = {"type": "pass"}
         if gems is not None:
             gems = clean_gems(gems, "gems to take")
-            want = PASS_GEMS + science_count(player)
+            want = pass_gems(state, seat)
             if gem_total(gems) > want:
                 raise IllegalAction(f"Passing gives you {want} gems, not {gem_total(gems)}.", "bad_gems")
             out["gems"] = gems
         return out
     raise IllegalAction("In the auction you may bid, attack or pass.", "bad_type")
+
+
+def pass_gems(state: dict, seat: int) -> int:
+    """Gems a pass gives: 3, plus 1 per science token (in the pyramid, or in a zone that counts like it)."""
+    extra = sum(1 for t in zone_tokens(state, seat) if t["type"] == "science")
+    return PASS_GEMS + science_count(state["players"][seat]) + extra
 
 
 def _virtual_draw(state: dict) -> str | None:
@@ -244,7 +252,7 @@ def advance(state: dict, events: list) -> bool | str:
 
 
 def default(state: dict, seat: int) -> dict:
-    count = PASS_GEMS + science_count(state["players"][seat])
+    count = pass_gems(state, seat)
     return {"type": "pass", "gems": balanced_gems(state["reserve"], count)}
 
 
@@ -263,7 +271,7 @@ PHASE = Phase(
 
 
 def pass_step(state: dict, seat: int, gems: dict | None) -> dict:
-    count = PASS_GEMS + science_count(state["players"][seat])
+    count = pass_gems(state, seat)
     return {"op": "gain_gems", "seat": seat, "count": count, "choice": gems, "why": "passing"}
 
 
@@ -299,7 +307,7 @@ def step_attack(state: dict, step: dict, events: list) -> bool:
     return True
 
 
-def bid_gem_to_reserve(state: dict, seat: int, colour: str) -> None:
+def bid_gem_to_reserve(state: dict, seat: int, colour: str, won: bool = True) -> None:
     state["players"][seat]["gems"][colour] -= 1
     state["reserve"][colour] += 1  # every bid gem goes to the reserve
 
@@ -311,11 +319,11 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     bid_gem = rules_for(state).bid_gem or bid_gem_to_reserve
     takes: list[dict] = []
     winners: set[int] = set()
+    bids: list[tuple[int, str]] = []
     for colour in COLORS:
         bidders = [s for s, c in choices.items() if c["type"] == "bid" and c["color"] == colour]
         vbids = [v for v in virtual if v == colour]
-        for s in bidders:
-            bid_gem(state, s, colour)
+        bids.extend((s, colour) for s in bidders)
         if not bidders and not vbids:
             continue
         there = cards_at(state, colour)
@@ -331,6 +339,8 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
             takes.append(take_card(seat, card, choices[seat].get("archive"), "auction"))
     if solo:
         takes.extend(_settle_solo(state, choices, virtual, winners, events))
+    for seat, colour in bids:  # once settled, so where a gem goes may depend on whether it won
+        bid_gem(state, seat, colour, seat in winners)
     passers = priority_order(state, [s for s, c in choices.items() if c["type"] == "pass"])
     active = state["active"]
     for seat in winners:

@@ -121,6 +121,9 @@ def _hidden_gem_totals(state: dict, seat: int) -> dict[str, int]:
                     total[token["color"]] -= 1
         for item in player["painted"] or []:
             total[item["color"]] -= 1
+    for zone in rules_for(state).public_gems:  # a module's public gems (combat cards)
+        for c, n in zone(state).items():
+            total[c] -= n
     return total
 
 
@@ -197,6 +200,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
                 out["queue"][slot[1]]["card"] = cards[0]
     for s in others:
         out["players"][s]["hand"] = new_hands[s]
+    for redraw in rules.determinize:  # a module's own secrets
+        redraw(state, out, seat, rng)
 
     # Gems behind the other screens: same count per screen, colours dealt from the hidden colour totals.
     totals = _hidden_gem_totals(state, seat)
@@ -256,7 +261,7 @@ def _scrub_queue(out: dict, seat: int, rng: random.Random) -> None:
             step["archive"] = None
         if step["op"] in ("gain_gems", "royal_favor"):
             step["choice"] = None
-        elif step["op"] == "reward":
+        elif step["op"] in ("reward", "monster_reward"):  # (a module's reward step too)
             step["choice"] = _public_reward(step.get("choice"))
         elif step["op"] == "develop":
             step["plan"] = _public_plan(out, owner, step["plan"], rng)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from . import cards as C
 from . import pyramid as P
-from .auction import auction_cards, auction_offer
+from .auction import auction_cards, auction_offer, pass_gems
 from .laws import royal_favor_options
 from .payment import auto_payment
 from .rewards import reward_choice
 from .rules import rules_for
-from .state import DISCARD_GEMS, PASS_GEMS, balanced_gems, science_count
+from .state import DISCARD_GEMS, balanced_gems
 
 __all__ = [
     "auction_options",
@@ -38,7 +38,7 @@ def auction_options(state: dict, seat: int) -> dict:
     return {
         "bids": bids,
         "attack": auction_offer(state) if player["attacks"] > 0 else [],
-        "pass_gems": PASS_GEMS + science_count(player),
+        "pass_gems": pass_gems(state, seat),
     }
 
 

@@ -112,8 +112,20 @@ class Ruleset:
     scorers: list[Scorer] = field(default_factory=list)
     views: list[Callable[[dict, int | None, dict, dict], None]] = field(default_factory=list)
     setup: list[Callable[[dict, Any], None]] = field(default_factory=list)
-    # Where a bid gem goes (every bid gem goes to the reserve in the base game).
-    bid_gem: Callable[[dict, int, str], None] | None = None
+    # Where a bid gem goes, once the bids are settled: fn(state, seat, colour, won) (every bid gem goes to the
+    # reserve in the base game, won or not).
+    bid_gem: Callable[[dict, int, str, bool], None] | None = None
+    # What else happens each time new characters are revealed at the auction: fn(state, events).
+    reveal_hooks: list[Callable[[dict, list], None]] = field(default_factory=list)
+    # Tokens a seat holds outside its pyramid that count like the tokens in it (pass gems, scoring):
+    # fn(state, seat) -> list of tokens.
+    token_zones: list[Callable[[dict, int], list[dict]]] = field(default_factory=list)
+    # Gems in public zones outside the reserve, screens and pyramids (the determinization's gem accounting):
+    # fn(state) -> {colour: count}.
+    public_gems: list[Callable[[dict], dict[str, int]]] = field(default_factory=list)
+    # A module's own secrets re-drawn in a determinized copy: fn(state, out, seat, rng), reading only what
+    # ``seat`` may know of ``state`` and writing the re-drawn values into ``out``.
+    determinize: list[Callable[..., None]] = field(default_factory=list)
     # The cards in the game: characters (the deals, the large and small decks) and laws (the law deck).
     characters: tuple[int, ...] = ()
     law_cards: tuple[int, ...] = ()
@@ -139,6 +151,10 @@ class Ruleset:
             views=list(self.views),
             setup=list(self.setup),
             bid_gem=self.bid_gem,
+            reveal_hooks=list(self.reveal_hooks),
+            token_zones=list(self.token_zones),
+            public_gems=list(self.public_gems),
+            determinize=list(self.determinize),
             characters=self.characters,
             law_cards=self.law_cards,
             large_deck=self.large_deck,
@@ -240,6 +256,12 @@ def upgrade(state: dict) -> None:
         state["auction"] = [{"colors": [c], "base": s["base"], "tip": s["tip"]} for c, s in state["auction"].items()]
     state.setdefault("ext", {})
     state["version"] = 2
+
+
+def zone_tokens(state: dict, seat: int) -> list[dict]:
+    """The tokens ``seat`` holds outside its pyramid that count like pyramid tokens (none in the base game)."""
+    zones = rules_for(state).token_zones
+    return [token for zone in zones for token in zone(state, seat)] if zones else []
 
 
 def enter(state: dict, name: str, events: list) -> None:

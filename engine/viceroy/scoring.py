@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from engine.viceroy import pyramid as pyr
 from engine.viceroy.cards import IMAGES, is_character, is_law
-from engine.viceroy.rules import Scorer, rules_for
+from engine.viceroy.rules import Scorer, rules_for, zone_tokens
 
 SET_POINTS = 12
 ATTACK_PENALTY = 4
@@ -64,7 +64,7 @@ class ScoreContext:
     """What the scorers of one pyramid share: the counts they need, computed once, and the details."""
 
     def __init__(self, pyramid: dict, opponents_attacks: int, state: dict | None = None, seat: int | None = None,
-                 law_points: dict | None = None) -> None:
+                 law_points: dict | None = None, extra_tokens: list[dict] | None = None) -> None:
         self.pyramid = pyramid
         self.state = state
         self.seat = seat
@@ -76,10 +76,12 @@ class ScoreContext:
         counts = {"magic": 0, "science": 0, "defense": 0}
         magic_bonus = power = 0
         infinite = []
-        for slot, entry in pyramid.get("cards", {}).items():
-            tokens = entry.get("tokens") or ()
-            if IMAGES and entry["card"] in IMAGES:
-                tokens = [*tokens, *IMAGES[entry["card"]]]  # token images count like tokens (aristocrats)
+        holders = [(slot, entry.get("tokens") or (), entry["card"]) for slot, entry in pyramid.get("cards", {}).items()]
+        if extra_tokens:
+            holders.append(("", extra_tokens, None))  # tokens outside the pyramid that count like its tokens
+        for slot, tokens, number in holders:
+            if IMAGES and number in IMAGES:
+                tokens = [*tokens, *IMAGES[number]]  # token images count like tokens (aristocrats)
             for t in tokens:
                 kind = t["type"]
                 if kind in counts:
@@ -91,7 +93,7 @@ class ScoreContext:
                 elif kind == "circle_bonus":
                     if t.get("color") in bonus:
                         bonus[t["color"]] += t.get("value", 0)
-                elif kind == "infinite_gem":
+                elif kind == "infinite_gem" and slot:
                     infinite.append((slot, t["color"]))
         infinite.sort(key=lambda item: (pyr.parse_slot(item[0]), item[1]))
         self.bonus = bonus
@@ -196,7 +198,8 @@ def score_player(state: dict, seat: int) -> dict:
     if "options" not in state or not state["options"].get("modules"):
         return score_pyramid(pyramid, opponents_attacks(state, seat))
     rules = rules_for(state)
-    ctx = ScoreContext(pyramid, opponents_attacks(state, seat), state, seat, rules.law_points())
+    ctx = ScoreContext(pyramid, opponents_attacks(state, seat), state, seat, rules.law_points(),
+                       zone_tokens(state, seat))
     return _score(ctx, rules.scorers)
 
 

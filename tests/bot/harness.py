@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,7 +14,15 @@ from pathlib import Path
 
 from bot.app import GameMasterBot
 from bot.config import Settings
-from bot.localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, close_client, connect_client
+from bot.localdiscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    close_client,
+    connect_client,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 UNCLAIMED_AFTER = 3.0  # seconds: Discord's response window (when the fake sets none)
@@ -90,3 +99,34 @@ async def new_table(world: FakeDiscord, tmp: Path, names: list[str], *, closed: 
     channel = world.add_text_channel(guild, "viceroy")
     users = [world.add_user(n, guild, dms_open=n not in closed) for n in names]
     return Table(world, guild, channel, users, tmp / "viceroy.db")
+
+
+async def open_lobby(table: Table, host: FakeUser, command: str = "viceroy", **options) -> FakeMessage:
+    """``/<command> new`` in the table's channel; the lobby message it posted."""
+    rec = await host.slash(table.channel, f"{command} new", **options)
+    await table.settle()
+    assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"
+    return rec.reply
+
+
+def final_sheet(channel: FakeChannel) -> FakeMessage:
+    """The channel's final score sheet (the first message with a "final scores" embed)."""
+    return next(m for m in channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
+
+
+def posted_totals(channel: FakeChannel) -> dict[str, int]:
+    """Each player's total as the final score sheet shows it."""
+    text = final_sheet(channel).embeds[0]["description"]
+    return {name: int(total) for name, total in re.findall(r"\*\*(.+?)\*\*: (-?\d+)", text)}
+
+
+async def start_game(table: Table, command: str = "viceroy", *, players: list[FakeUser] | None = None,
+                     **options) -> FakeMessage:
+    """The first player opens a lobby, the other players join and the host presses Start; the lobby message."""
+    host, *others = players if players is not None else table.users
+    lobby = await open_lobby(table, host, command, **options)
+    for user in others:
+        await user.click(lobby, label="Join")
+        await table.settle()
+    await host.click(lobby, label="Start")
+    return lobby

@@ -6,18 +6,11 @@ import asyncio
 import re
 
 from bot.autoplay import SimulatedPlayer, game_over
-from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.bot.harness import Table, new_table
+from bot.localdiscord import FakeChannel, FakeDiscord, FakeUser
+from tests.bot.harness import Table, new_table, open_lobby, posted_totals, start_game
 
 PRIVATE_PHRASES = ("You draw", "You take", "Your choice", "Your sealed", "Your gems", "only you can see")
 PUBLIC_IMAGES = {"table.png", "scores.png", "pyramid.png"}
-
-
-async def open_lobby(table: Table, host: FakeUser, **options) -> FakeMessage:
-    rec = await host.slash(table.channel, "viceroy new", **options)
-    await table.settle()
-    assert rec.reply is not None and rec.reply.embeds, "the lobby was not posted"
-    return rec.reply
 
 
 async def play_to_end(table: Table, players: list[FakeUser], channel: FakeChannel | None = None) -> list[int]:
@@ -26,12 +19,6 @@ async def play_to_end(table: Table, players: list[FakeUser], channel: FakeChanne
     counts = await asyncio.gather(*(s.run(timeout=240) for s in sims))
     await table.world.idle(timeout=30)
     return list(counts)
-
-
-def posted_totals(channel: FakeChannel) -> dict[str, int]:
-    final = next(m for m in channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
-    text = final.embeds[0]["description"]
-    return {name: int(total) for name, total in re.findall(r"\*\*(.+?)\*\*: (-?\d+)", text)}
 
 
 async def engine_totals(table: Table, game_id: int) -> dict[str, int]:
@@ -82,10 +69,7 @@ async def test_two_players_and_a_virtual_opponent(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await open_lobby(table, ann, seats=2, virtual=1)
-        await bo.click(lobby, label="Join")
-        await table.settle()
-        await ann.click(lobby, label="Start")
+        await start_game(table, seats=2, virtual=1)
         counts = await play_to_end(table, [ann, bo])
         assert all(c > 12 for c in counts), "each player decided every turn"
         screens = [m for m in ann.dms() if m.embeds and "Your screen" in (m.embeds[0].get("title") or "")]
@@ -127,10 +111,7 @@ async def test_four_seats_two_people_two_ai(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await open_lobby(table, ann, seats=4, ai=2, deal=2)
-        await bo.click(lobby, label="Join")
-        await table.settle()
-        await ann.click(lobby, label="Start")
+        await start_game(table, seats=4, ai=2, deal=2)
         await play_to_end(table, [ann, bo])
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
         assert game.options["deal"] == 2 and len(game.seats) == 4

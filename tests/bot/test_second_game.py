@@ -8,14 +8,13 @@ from the shared layer, which therefore holds nothing specific to Viceroy.
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
 import tests.service.toygame as toygame
 from bot.autoplay import SimulatedPlayer, any_control, controls, game_over
 from bot.presenters import register_presenter
-from tests.bot.harness import Table, new_table
+from tests.bot.harness import new_table, open_lobby, posted_totals
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -23,18 +22,6 @@ from tests.bot.toy_presenter import PRESENTER
 def toy_registered():
     assert toygame.KIND.name == "toy"  # importing the module registered the engine
     register_presenter(PRESENTER)
-
-
-async def toy_lobby(table: Table, host, **options):
-    rec = await host.slash(table.channel, "toy new", **options)
-    await table.settle()
-    assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"
-    return rec.reply
-
-
-def final_totals(table: Table) -> dict[str, int]:
-    final = next(m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
-    return {name: int(total) for name, total in re.findall(r"\*\*(.+?)\*\*: (-?\d+)", final.embeds[0]["description"])}
 
 
 async def test_the_toy_game_is_offered_with_its_own_commands_and_options(fake_discord, tmp_path):
@@ -46,7 +33,7 @@ async def test_the_toy_game_is_offered_with_its_own_commands_and_options(fake_di
         toy = next(c for c in fake_discord.commands(table.guild) if c["name"] == "toy")
         new = next(o for o in toy["options"] if o["name"] == "new")
         assert {o["name"] for o in new["options"]} == {"seats", "rounds", "ai", "time_limit"}
-        lobby = await toy_lobby(table, table.users[0], seats=3, rounds=2, ai=1)
+        lobby = await open_lobby(table, table.users[0], "toy", seats=3, rounds=2, ai=1)
         text = lobby.embeds[0]["description"]
         assert "Rounds: 2" in text and "AI 1 (AI)" in text and lobby.embeds[0]["title"].startswith("Toy game #")
     finally:
@@ -58,7 +45,7 @@ async def test_a_toy_game_end_to_end_through_the_bot(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await toy_lobby(table, ann, seats=3, rounds=3, ai=1)
+        lobby = await open_lobby(table, ann, "toy", seats=3, rounds=3, ai=1)
         await bo.click(lobby, label="Join")
         await table.settle()
         await ann.click(lobby, label="Start")
@@ -72,7 +59,7 @@ async def test_a_toy_game_end_to_end_through_the_bot(fake_discord, tmp_path):
         assert game.kind == "toy"
         engine = {s["seat"]: s["total"] for s in await table.bot.service.final_scores(game.id)}
         names = {s.seat: s.display_name for s in game.seats}
-        assert final_totals(table) == {names[s]: t for s, t in engine.items()}
+        assert posted_totals(table.channel) == {names[s]: t for s, t in engine.items()}
         # The channel saw the reveals and whom the game waited for, never a hand.
         channel = [m.content + " ".join((e.get("title") or "") + (e.get("description") or "") for e in m.embeds)
                    for m in table.channel.messages()]
@@ -94,7 +81,7 @@ async def test_a_stale_toy_prompt_is_refused_and_a_stranger_cannot_play(fake_dis
     await table.start_bot()
     try:
         ann, eve = table.users
-        lobby = await toy_lobby(table, ann, seats=2, rounds=2, ai=1)
+        lobby = await open_lobby(table, ann, "toy", seats=2, rounds=2, ai=1)
         await ann.click(lobby, label="Start")
         await table.settle()
         sim = SimulatedPlayer(fake_discord, ann, table.channel, strategy=any_control)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.autoplay import SimulatedPlayer, game_over
-from tests.bot.harness import new_table
-from tests.bot.test_e2e_games import assert_no_secrets_in_public, engine_totals, open_lobby, posted_totals
+from tests.bot.harness import new_table, open_lobby, posted_totals
+from tests.bot.test_e2e_games import assert_no_secrets_in_public, engine_totals
 
 
 async def _game(world, tmp_path, names: list[str], seats: int, modules: str, ai: int = 0) -> dict:  # noqa: ANN001

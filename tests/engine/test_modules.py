@@ -43,7 +43,7 @@ def test_a_game_names_its_modules_in_its_options_and_keeps_them_in_the_state() -
 
 def test_an_unknown_module_is_refused() -> None:
     with pytest.raises(IllegalAction) as err:
-        new_game({"players": 2, "modules": ["invasion"]}, 1)
+        new_game({"players": 2, "modules": ["no-such-module"]}, 1)
     assert err.value.code == "bad_options"
 
 

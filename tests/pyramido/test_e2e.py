@@ -4,13 +4,12 @@ SIGKILL restart mid-floor, stale and foreign clicks refused."""
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 
 from bot.autoplay import SimulatedPlayer, controls, game_over
 from bot.localdiscord import FakeMessage
 from engine.pyramido import GAME
-from tests.bot.harness import Table, new_table
+from tests.bot.harness import Table, final_sheet, new_table, open_lobby, posted_totals, start_game
 
 SAFE_STYLE = 3  # Discord's "success" (green) button: a direction that keeps the floor completable
 
@@ -53,18 +52,6 @@ async def architect(player: SimulatedPlayer, msg: FakeMessage) -> None:
     raise AssertionError(f"{player.user.name}: no Confirm after 16 clicks")
 
 
-async def lobby(table: Table, host, **options) -> FakeMessage:
-    rec = await host.slash(table.channel, "pyramido new", **options)
-    await table.settle()
-    assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"
-    return rec.reply
-
-
-def final_totals(table: Table) -> dict[str, int]:
-    final = next(m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
-    return {name: int(total) for name, total in re.findall(r"\*\*(.+?)\*\*: (-?\d+)", final.embeds[0]["description"])}
-
-
 def titles(table: Table) -> list[str]:
     return [e.get("title") or "" for m in table.channel.messages() for e in m.embeds]
 
@@ -82,7 +69,7 @@ async def test_two_seats_a_person_and_an_ai_play_to_the_final_scores(fake_discor
     await table.start_bot()
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1)
+        msg = await open_lobby(table, ann, "pyramido", seats=2, ai=1)
         assert msg.embeds[0]["title"].startswith("Pyramido game #")
         await ann.click(msg, label="Start")
         await table.settle()
@@ -91,7 +78,7 @@ async def test_two_seats_a_person_and_an_ai_play_to_the_final_scores(fake_discor
         await table.settle()
         assert game_over(table.channel) and decisions >= 20
         game, scores, names = await _finished(table)
-        assert final_totals(table) == {names[s]: t for s, t in scores.items()}
+        assert posted_totals(table.channel) == {names[s]: t for s, t in scores.items()}
         posted = titles(table)
         for floor in (1, 2, 3, 4):
             assert f"Floor {floor} scoring" in posted
@@ -106,10 +93,7 @@ async def test_four_seats_people_and_ai_one_without_dms(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        msg = await lobby(table, ann, seats=4, ai=2)
-        await bo.click(msg, label="Join")
-        await table.settle()
-        await ann.click(msg, label="Start")
+        await start_game(table, "pyramido", seats=4, ai=2)
         await table.settle()
         sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=architect)
                 for i, u in enumerate((ann, bo))]
@@ -117,7 +101,7 @@ async def test_four_seats_people_and_ai_one_without_dms(fake_discord, tmp_path):
         await table.settle()
         assert game_over(table.channel) and all(c >= 15 for c in counts)
         game, scores, names = await _finished(table)
-        assert final_totals(table) == {names[s]: t for s, t in scores.items()}
+        assert posted_totals(table.channel) == {names[s]: t for s, t in scores.items()}
         assert sum(t.startswith("Floor 4 scoring") for t in titles(table)) == 1
         # the table names whose turn it is
         assert any("Turn: **" in (e.get("description") or "") for m in table.channel.messages() for e in m.embeds)
@@ -130,7 +114,7 @@ async def test_stale_and_foreign_clicks_are_refused(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, eve = table.users
-        msg = await lobby(table, ann, seats=2, ai=1, starter="first")
+        msg = await open_lobby(table, ann, "pyramido", seats=2, ai=1, starter="first")
         await ann.click(msg, label="Start")
         await table.settle()
         sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=3, strategy=architect)
@@ -206,7 +190,7 @@ async def test_sigkill_restart_mid_floor_loses_nothing(fake_discord, tmp_path):
         counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
         await world.idle(quiet=0.5, timeout=60)
         assert game_over(table.channel) and sum(counts) >= 30
-        final = next(m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or ""))
+        final = final_sheet(table.channel)
         assert "Ann" in final.embeds[0]["description"] and "Bo" in final.embeds[0]["description"]
     finally:
         table.kill_process()
@@ -247,7 +231,7 @@ async def test_time_running_out_plays_a_safe_default_turn(fake_discord, tmp_path
     await table.start_bot(clock=clock)
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1, starter="first", time_limit=2.0)
+        msg = await open_lobby(table, ann, "pyramido", seats=2, ai=1, starter="first", time_limit=2.0)
         await ann.click(msg, label="Start")
         await table.settle()
         sim = SimulatedPlayer(fake_discord, ann, table.channel, seed=2, strategy=architect)
@@ -274,7 +258,7 @@ async def test_show_posts_an_architects_pyramid(fake_discord, tmp_path):
     await table.start_bot()
     try:
         (ann,) = table.users
-        msg = await lobby(table, ann, seats=2, ai=1)
+        msg = await open_lobby(table, ann, "pyramido", seats=2, ai=1)
         await ann.click(msg, label="Start")
         await table.settle()
         rec = await ann.slash(table.channel, "pyramido show")

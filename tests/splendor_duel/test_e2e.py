@@ -14,17 +14,10 @@ from bot.autoplay import game_over
 from bot.localdiscord import FakeChannel, FakeUser
 from engine.splendor_duel import GAME
 from rendering.splendor_duel import render_table
-from tests.bot.harness import Table, new_table
+from tests.bot.harness import Table, new_table, open_lobby, start_game
 from tests.splendor_duel.sim import SplendorPlayer
 
 COMMAND = "splendorduel"
-
-
-async def open_lobby(table: Table, host: FakeUser, **options):
-    rec = await host.slash(table.channel, f"{COMMAND} new", **options)
-    await table.settle()
-    assert rec.reply is not None and rec.reply.embeds, "the lobby was not posted"
-    return rec.reply
 
 
 async def play_to_end(table: Table, players: list[FakeUser], blind: bool = False) -> list[int]:
@@ -54,10 +47,7 @@ async def test_two_people_play_to_the_end(fake_discord, tmp_path):
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await open_lobby(table, ann)
-        await bo.click(lobby, label="Join")
-        await table.settle()
-        await ann.click(lobby, label="Start")
+        await start_game(table, COMMAND)
         counts = await play_to_end(table, [ann, bo])
         assert game_over(table.channel) and all(c > 5 for c in counts)
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
@@ -76,7 +66,7 @@ async def test_person_against_the_ai(fake_discord, tmp_path):
         rules = await ann.slash(table.channel, f"{COMMAND} rules", topic="rulings")
         await table.settle()
         assert "Ruling" in rules.reply.content and "blind" in rules.reply.content
-        lobby = await open_lobby(table, ann, ai=1)
+        lobby = await open_lobby(table, ann, COMMAND, ai=1)
         await ann.click(lobby, label="Start")
         await play_to_end(table, [ann])
         assert game_over(table.channel)
@@ -89,10 +79,7 @@ async def test_player_with_dms_closed_plays_from_my_screen(fake_discord, tmp_pat
     await table.start_bot()
     try:
         ann, cy = table.users
-        lobby = await open_lobby(table, ann)
-        await cy.click(lobby, label="Join")
-        await table.settle()
-        await ann.click(lobby, label="Start")
+        await start_game(table, COMMAND)
         await play_to_end(table, [ann, cy])
         assert cy.dms() == [], "Cy never got a DM"
         assert game_over(table.channel)
@@ -105,10 +92,7 @@ async def test_secrecy_scan_no_blind_reserve_in_public_messages_images_or_the_op
     await table.start_bot()
     try:
         ann, bo = table.users
-        lobby = await open_lobby(table, ann)
-        await bo.click(lobby, label="Join")
-        await table.settle()
-        await ann.click(lobby, label="Start")
+        await start_game(table, COMMAND)
         await play_to_end(table, [ann, bo], blind=True)
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
         state = await table.bot.service.full_state(game.id)

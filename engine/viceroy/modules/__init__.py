@@ -11,13 +11,15 @@ from . import carddata  # noqa: F401  (loads, validates and registers the design
 from .aristocrats import MODULE as ARISTOCRATS
 from .darkness import MODULE as DARKNESS
 from .duo import MODULE as DUO
+from .invasion import MODULE as INVASION
 
-MODULES = (DARKNESS, DUO, ARISTOCRATS)
+MODULES = (DARKNESS, DUO, ARISTOCRATS, INVASION)
 # (name, label) for the lobby, in the order players read them.
 CHOICES: tuple[tuple[str, str], ...] = (
     ("darkness", "Domain cards, diamonds, revised laws"),
     ("duo", "Revised two-player and solo game"),
     ("aristocrats", "Aristocrats"),
+    ("invasion", "Invasion (monsters and combat)"),
 )
 
 for _module in MODULES:

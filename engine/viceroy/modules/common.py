@@ -231,14 +231,14 @@ def _default_diamond_bid(state: dict, seat: int, decision: dict) -> dict:
 
 
 def _wrap_bid_gem(inner):  # noqa: ANN001, ANN202
-    def bid_gem(state: dict, seat: int, colour: str) -> None:
+    def bid_gem(state: dict, seat: int, colour: str, won: bool = True) -> None:
         d = slice_of(state)
         if seat in d["bidding"]:
             d["bidding"].remove(seat)  # the bid was a diamond: it goes to the reserve
             d["held"][seat] -= 1
             d["reserve"] += 1
             return
-        inner(state, seat, colour)
+        inner(state, seat, colour, won)
 
     return bid_gem
 

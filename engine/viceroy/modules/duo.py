@@ -84,10 +84,10 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     bid_gem = rules_for(state).bid_gem
     takes: list[dict] = []
     winners: set[int] = set()
+    bids: list[int] = []
     for spot in auction_cards(state):
         bidders = [s for s, c in sorted(choices.items()) if c["type"] == "bid" and c["color"] in spot["colors"]]
-        for s in bidders:
-            bid_gem(state, s, choices[s]["color"])  # type: ignore[misc]
+        bids.extend(bidders)
         if not bidders:
             continue
         there = [c for c in (spot["base"], spot["tip"]) if c is not None]
@@ -107,6 +107,8 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
         else:
             why = "both want the same character" if len(there) == 2 else "both bid on the same auction card"
             ev(events, "all", "bid_fails", f"{name.capitalize()}: {why}; nobody gets a card.", color=name)
+    for s in bids:  # once settled, so where a gem goes may depend on whether it won
+        bid_gem(state, s, choices[s]["color"], s in winners)  # type: ignore[misc]
     passers = priority_order(state, [s for s, c in choices.items() if c["type"] == "pass"])
     active = state["active"]
     for seat in winners:

@@ -1,0 +1,272 @@
+"""The translation catalogue: every player-facing text goes through it on its way to Discord.
+
+English is the source language and its texts are the message ids (as with gettext): a catalogue maps an
+English text or *template* to the target language, e.g. ``"{who} passes." -> "{who} passar."``. Texts are
+translated in two ways, both from the same catalogue:
+
+- ``tr(locale, template, **values)`` before formatting (the bot's own texts);
+- ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
+  log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
+  (``{n}``, ``{m}``, ``{k}`` match a whole number,
+  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
+  A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
+  kept as it is otherwise (player names, numbers).
+
+Catalogues live in ``data/i18n/<locale>/*.json`` (one file per game or layer, merged, so that each slice owns
+its own texts); each file is ``{"entries": {english: translation}}``. A locale without a catalogue is English.
+``Catalogue.missing`` lists what a text leaves untranslated, which the language tests scan every message for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Any
+
+from bot.ui.spec import Button, Option, Select
+
+DEFAULT_LOCALE = "en"
+# The languages a player or server can choose, with their names in their own language.
+LANGUAGES: dict[str, str] = {"en": "English", "sv": "Svenska"}
+
+_PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
+_PREFIX = re.compile(r"^(\s*(?:[-•*>] |#{1,3} |\d+\. )?)")
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+(?=\S)")
+_PART = re.compile(r"(; | · | \| )")
+_ITEM = re.compile(r"(, )")
+_WORDLESS = re.compile(r"^[\W\d_]*$")
+_MARK = re.compile(r"^(\*\*|__|\*|_|`)(.+)\1$")
+
+
+def locale_of(discord_locale: object) -> str:
+    """The catalogue for a Discord locale (``sv-SE`` -> ``sv``, ``en-GB`` -> ``en``); unknown ones are English."""
+    text = str(getattr(discord_locale, "value", discord_locale) or "").lower()
+    code = text.split("-", 1)[0]
+    return code if code in LANGUAGES else DEFAULT_LOCALE
+
+
+@dataclass(frozen=True)
+class _Template:
+    pattern: re.Pattern[str]
+    names: tuple[str, ...]
+    target: str
+
+
+def _compile(source: str, target: str) -> _Template:
+    names: list[str] = []
+    parts: list[str] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(source):
+        parts.append(re.escape(source[pos:m.start()]))
+        name = m.group(1)
+        if name in names:  # the same value twice: a backreference
+            parts.append(f"(?P={name})")
+        else:
+            names.append(name)
+            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else '.+?'})")
+        pos = m.end()
+    parts.append(re.escape(source[pos:]))
+    return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
+
+
+_NUMBER = r"[-+]?\d+"
+
+
+def _is_number(name: str) -> bool:
+    """Placeholders named n, m, k (or n1, n_gems, ...) stand for a whole number only, so that a template such
+    as "{n} red" never swallows a list ("2 red, 1 red" is two items, not one with n = "2 red, 1")."""
+    return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
+
+
+def _first_word(source: str) -> str:
+    """The index key of a template: its text before the first space or placeholder ('' if it starts with one)."""
+    head = _PLACEHOLDER.split(source, 1)[0]
+    return head.split(" ", 1)[0] if " " in head else ""
+
+
+class Catalogue:
+    """One language's texts: exact entries and templates, with a cache of translated lines."""
+
+    def __init__(self, locale: str, entries: Mapping[str, str]) -> None:
+        self.locale = locale
+        self.entries: dict[str, str] = dict(entries)
+        self.exact: dict[str, str] = {}
+        self._templates: dict[str, list[_Template]] = {}
+        for source, target in entries.items():
+            if _PLACEHOLDER.search(source):
+                self._templates.setdefault(_first_word(source), []).append(_compile(source, target))
+            else:
+                self.exact[source] = target
+        for group in self._templates.values():
+            # Longer templates first: "{who} passes and takes {n} gems." before "{who} passes{rest}".
+            group.sort(key=lambda t: -len(t.pattern.pattern))
+        self._line = lru_cache(maxsize=50_000)(self._translate_line)
+
+    @property
+    def is_source(self) -> bool:
+        return self.locale == DEFAULT_LOCALE
+
+    def __len__(self) -> int:
+        return len(self.exact) + sum(len(g) for g in self._templates.values())
+
+    # -- before formatting ---------------------------------------------------------------------------------
+    def format(self, template: str, **values: object) -> str:
+        """``template`` translated, then filled in (values are translated when the catalogue knows them)."""
+        target = self.entries.get(template)
+        filled = {k: self._value(str(v)) for k, v in values.items()}
+        chosen = target if target is not None else template
+        return chosen.format(**filled) if values else chosen
+
+    # -- after formatting ----------------------------------------------------------------------------------
+    def text(self, text: str | None) -> str | None:
+        """A whole text (any number of lines) in this language; what the catalogue lacks stays English."""
+        if not text or self.is_source:
+            return text
+        return "\n".join(self._line(line) for line in text.split("\n"))
+
+    def missing(self, text: str | None, known: Iterable[str] = ()) -> list[str]:
+        """The parts of an English ``text`` this catalogue cannot translate (``known``: names to ignore)."""
+        if not text or self.is_source:
+            return []
+        skip = set(known)
+        out: list[str] = []
+        for line in text.split("\n"):
+            self._collect_missing(line, skip, out)
+        return out
+
+    def _value(self, value: str) -> str:
+        return self._line(value) if not self.is_source else value
+
+    def _match(self, text: str) -> str | None:
+        exact = self.exact.get(text)
+        if exact is not None:
+            return exact
+        for key in (_first_word_of_text(text), ""):
+            for tpl in self._templates.get(key, ()):
+                m = tpl.pattern.match(text)
+                if m:
+                    return tpl.target.format(**{n: self._value(m.group(n)) for n in tpl.names})
+        return None
+
+    def _translate_line(self, line: str) -> str:
+        prefix = _PREFIX.match(line).group(1)  # type: ignore[union-attr]
+        body = line[len(prefix):]
+        if not body.strip() or _WORDLESS.match(body):
+            return line
+        return prefix + self._segment(body, None)
+
+    def _whole(self, body: str) -> str | None:
+        found = self._match(body)
+        if found is not None:
+            return found
+        m = _MARK.match(body)  # **bold**, _italic_ or `code` around a whole text
+        if m:
+            inner = self._match(m.group(2))
+            if inner is not None:
+                return m.group(1) + inner + m.group(1)
+        return None
+
+    def _segment(self, text: str, missing: list[str] | None, skip: frozenset[str] = frozenset()) -> str:
+        """``text`` whole, else part by part (``; ``, `` · ``, `` | ``), else sentence by sentence; what is
+        left untranslated goes to ``missing`` (when given)."""
+        found = self._whole(text)
+        if found is not None:
+            return found
+        pieces = _PART.split(text)
+        if len(pieces) > 1:
+            return "".join(p if i % 2 else self._segment(p, missing, skip) for i, p in enumerate(pieces))
+        sentences = _SENTENCE.split(text)
+        if len(sentences) > 1:
+            return " ".join(self._segment(s, missing, skip) for s in sentences)
+        m = _MARK.match(text.strip())
+        if m:  # **a list** whose items the catalogue knows
+            return text.replace(m.group(2), self._segment(m.group(2), missing, skip), 1)
+        items = _ITEM.split(text)  # lists such as "2 red, 1 green": each item on its own
+        if len(items) > 1:
+            return "".join(p if i % 2 else self._segment(p, missing, skip) for i, p in enumerate(items))
+        stripped = text.strip()
+        if missing is not None and stripped and not _WORDLESS.match(stripped) and stripped not in skip:
+            missing.append(stripped)
+        return text
+
+    def _collect_missing(self, line: str, skip: set[str], out: list[str]) -> None:
+        body = line[len(_PREFIX.match(line).group(1)):]  # type: ignore[union-attr]
+        self._segment(body, out, frozenset(skip))
+
+
+def _first_word_of_text(text: str) -> str:
+    return text.split(" ", 1)[0] if " " in text else ""
+
+
+def _load_entries(locale: str) -> dict[str, str]:
+    entries: dict[str, str] = {}
+    root = resources.files("data").joinpath("i18n", locale)
+    if not root.is_dir():
+        return entries
+    for item in sorted(root.iterdir(), key=lambda p: p.name):
+        if not item.name.endswith(".json"):
+            continue
+        data = json.loads(item.read_text(encoding="utf-8"))
+        for source, target in data.get("entries", {}).items():
+            check_entry(source, target, where=f"{locale}/{item.name}")
+            entries[source] = target
+    return entries
+
+
+@cache
+def command_names(locale: str) -> dict[str, str]:
+    """Slash command, option and parameter names in a language (the ``names`` of its catalogue files): Discord
+    shows them to readers of that language; interactions still carry the English names."""
+    names: dict[str, str] = {}
+    root = resources.files("data").joinpath("i18n", locale)
+    if locale == DEFAULT_LOCALE or not root.is_dir():
+        return names
+    for item in sorted(root.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".json"):
+            names.update(json.loads(item.read_text(encoding="utf-8")).get("names", {}))
+    return names
+
+
+def check_entry(source: str, target: str, where: str = "catalogue") -> None:
+    """An entry must keep exactly the placeholders of its English text (a lost {who} would hide a name)."""
+    if not isinstance(source, str) or not isinstance(target, str) or not target.strip():
+        raise ValueError(f"{where}: entry {source!r} needs a non-empty translation")
+    if sorted(_PLACEHOLDER.findall(source)) != sorted(_PLACEHOLDER.findall(target)):
+        raise ValueError(f"{where}: {source!r} and {target!r} must have the same placeholders")
+
+
+@cache
+def catalogue(locale: str) -> Catalogue:
+    """The catalogue of a locale code (see ``locale_of``); English is the identity."""
+    locale = locale if locale in LANGUAGES else DEFAULT_LOCALE
+    return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale))
+
+
+def tr(locale: str, template: str, **values: object) -> str:
+    """One of the bot's own texts in a language: ``tr("sv", "{who} passes.", who="Ann")``."""
+    return catalogue(locale).format(template, **values)
+
+
+def localize(spec: Any, locale: str) -> Any:
+    """A message spec (bot/ui/spec.py) with every text in ``locale``: content, title, description, fields,
+    footer, button labels, select placeholders and option labels and descriptions. Custom ids never change."""
+    cat = catalogue(locale)
+    if cat.is_source:
+        return spec
+    def control(c: Any) -> Any:
+        if isinstance(c, Button):
+            return replace(c, label=cat.text(c.label))
+        if isinstance(c, Select):
+            return replace(c, placeholder=cat.text(c.placeholder),
+                           options=[replace(o, label=cat.text(o.label), description=cat.text(o.description))
+                                    if isinstance(o, Option) else o for o in c.options])
+        return c
+
+    return replace(spec, content=cat.text(spec.content), title=cat.text(spec.title),
+                   description=cat.text(spec.description), footer=cat.text(spec.footer),
+                   fields=[(cat.text(n), cat.text(v)) for n, v in spec.fields],
+                   rows=[[control(c) for c in row] for row in spec.rows])

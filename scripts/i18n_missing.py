@@ -1,0 +1,139 @@
+"""What a language's catalogue still lacks: plays whole games through the real bot on the local fake Discord,
+records every text of every message as it was sent or edited (content, embeds, buttons, menus), and lists the
+parts the catalogue leaves in English, most frequent first, with numbers and player names made placeholders
+so that one template covers them all.
+
+    python scripts/i18n_missing.py --locale sv --game viceroy --seats 2 --games 2 [--modules darkness,aristocrats]
+    python scripts/i18n_missing.py --locale sv --game splendorduel
+    python scripts/i18n_missing.py --locale sv --game pyramido --seats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.app import GameMasterBot  # noqa: E402
+from bot.autoplay import SimulatedPlayer  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.i18n import catalogue  # noqa: E402
+from bot.localdiscord import FakeDiscord, close_client, connect_client, restore_discord_py  # noqa: E402
+
+NAMES = ("Ann", "Bo", "Cy", "Di")
+
+
+def message_texts(msg: Any) -> list[str]:
+    """Every player-facing text of a message as the fake stores it."""
+    texts = [msg.content]
+    for embed in msg.embeds:
+        texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
+        for f in embed.get("fields") or []:
+            texts += [f.get("name") or "", f.get("value") or ""]
+    for comp in msg.iter_components():
+        texts += [comp.get("label") or "", comp.get("placeholder") or ""]
+        for opt in comp.get("options") or []:
+            texts += [opt.get("label") or "", opt.get("description") or ""]
+    return [t for t in texts if t]
+
+
+def normalise(part: str, names: tuple[str, ...]) -> str:
+    for name in names:
+        part = re.sub(rf"\b{re.escape(name)}\b", "{who}", part)
+    return re.sub(r"\d+", "{n}", part)
+
+
+def player_for(game: str, world: FakeDiscord, user: Any, channel: Any, seed: int) -> SimulatedPlayer:
+    """A simulated person for the game (the games' own test players know their prompts)."""
+    if game == "splendorduel":
+        from tests.splendor_duel.sim import SplendorPlayer
+
+        return SplendorPlayer(world, user, channel, seed=seed)
+    if game == "pyramido":
+        from tests.pyramido.test_e2e import architect
+
+        return SimulatedPlayer(world, user, channel, seed=seed, strategy=architect)
+    return SimulatedPlayer(world, user, channel, seed=seed)
+
+
+async def play(game: str, seed: int, seats: int, modules: list[str], tmp: Path, seen: list[str]) -> None:
+    world = FakeDiscord()
+    await world.start()
+    guild = world.add_guild("Language check")
+    channel = world.add_text_channel(guild, game)
+    users = [world.add_user(NAMES[i], guild) for i in range(seats)]
+    original = world._apply_edit
+
+    def recording(msg: Any, body: dict, files: dict, *, creating: bool = False) -> None:
+        original(msg, body, files, creating=creating)
+        seen.extend(message_texts(msg))
+
+    world._apply_edit = recording  # type: ignore[method-assign]
+    settings = Settings(token=world.token, db_path=tmp / f"lang{seed}.db", dev_guild_id=guild.id, sync_global=False,
+                        default_time_limit=None, log_level="WARNING", demo_dir=tmp / "demo",
+                        fake_discord=f"{world.host}:{world.port}")
+    bot = GameMasterBot(settings, poll_interval=1.0)
+    task = await connect_client(world, bot)
+    try:
+        await world.wait_for(lambda: bool(world.commands(guild)), timeout=10, what="command sync")
+        options: dict[str, Any] = {"seats": seats} if game != "splendorduel" else {}
+        if modules:
+            options["modules"] = ",".join(modules)
+        rec = await users[0].slash(channel, f"{game} new", **options)
+        await world.idle()
+        for user in users[1:]:
+            await user.click(rec.reply, label="Join")
+            await world.idle()
+        await users[0].click(rec.reply, label="Start")
+        await world.idle()
+        players = [player_for(game, world, u, channel, seed * 10 + i) for i, u in enumerate(users)]
+        await asyncio.gather(*(p.run(timeout=600) for p in players))
+        await world.idle(timeout=30)
+        await users[0].slash(channel, f"{game} rules")
+        await world.idle()
+        await bot.drain()
+    finally:
+        await close_client(bot, task, world)
+        await world.stop()
+        restore_discord_py()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--locale", default="sv")
+    parser.add_argument("--game", default="viceroy", help="the game's command: viceroy, splendorduel, pyramido")
+    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--modules", default="")
+    parser.add_argument("--json", type=Path, default=None, help="write the missing parts and counts here")
+    args = parser.parse_args()
+    modules = [m for m in args.modules.split(",") if m]
+    seen: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(args.games):
+            asyncio.run(play(args.game, seed, args.seats, modules, Path(tmp), seen))
+    cat = catalogue(args.locale)
+    names = NAMES[: args.seats]
+    missing: Counter[str] = Counter()
+    for text in seen:
+        for part in cat.missing(text, known=names):
+            missing[normalise(part, names)] += 1
+    total = len(seen)
+    print(f"{total} texts seen, {len(missing)} distinct parts not in the {args.locale} catalogue")
+    for part, count in missing.most_common():
+        print(f"{count:6d}  {part}")
+    if args.json:
+        args.json.write_text(json.dumps(dict(missing.most_common()), indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

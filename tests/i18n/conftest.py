@@ -1,0 +1,1 @@
+from bot.localdiscord.pytest_plugin import fake_discord  # noqa: F401  (fixture)
