@@ -47,6 +47,10 @@ def game_over(channel: FakeChannel) -> bool:
     return any("final scores" in (e.get("title") or "") for m in channel.messages() for e in m.embeds)
 
 
+# Seconds a simulated player waits for the bot to answer a click. Generous: on a loaded machine a prompt
+# with a picture takes a while to redraw, and acting on the old one would make a decision on a stale prompt.
+ANSWER_TIMEOUT = 60.0
+
 Strategy = Callable[["SimulatedPlayer", FakeMessage], Awaitable[None]]
 
 
@@ -161,7 +165,7 @@ class SimulatedPlayer:
         """Wait until the bot has updated the prompt (or answered privately): never act on a stale picture."""
         try:
             await self.world.wait_for(lambda: msg.edits > edits or len(self.user.ephemerals()) > notes,
-                                      timeout=15, what=f"the bot's answer to {self.user.name}")
+                                      timeout=ANSWER_TIMEOUT, what=f"the bot's answer to {self.user.name}")
         except TimeoutError:
             pass
         await self.world.idle(quiet=0.02, timeout=10)
@@ -186,10 +190,17 @@ class SimulatedPlayer:
         return any(o.get("default") for o in comp.get("options", []))
 
     async def decide(self, msg: FakeMessage) -> None:
-        """Make one complete decision on a prompt message (several clicks for a development plan)."""
+        """Make one complete decision on a prompt message (several clicks for a development plan), and lock
+        it in when the prompt drafts it (a sealed choice: bot/ui/lockin.py)."""
         if self.strategy is not None:
             await self.strategy(self, msg)
-            return
+        else:
+            await self._decide(msg)
+        lock = controls(msg).get("lock")
+        if lock is not None and not lock.get("disabled"):
+            await self._click(msg, lock)
+
+    async def _decide(self, msg: FakeMessage) -> None:
         ctl = controls(msg)
         if "choose" in ctl:  # auction
             opts = self._options(ctl["choose"])

@@ -23,7 +23,7 @@ import discord
 
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
-from bot.ui import sync
+from bot.ui import lockin, sync
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.texts import names_map, prompt_head, split_text, timestamp
@@ -444,7 +444,7 @@ class Announcer:
             # Kept with the prompt's draft (merged into what the player may have chosen already, through
             # "My screen"): every edit of the prompt repeats it.
             draft = await self.service.note_in_draft(result.game_id, s.seat, ctx.key, {RECAP: recap})
-        spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
+        spec = lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe)
         content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
         if msg is not None:

@@ -29,11 +29,11 @@ from bot.service import (
     ServiceError,
     StalePrompt,
 )
-from bot.ui import checks, ids
+from bot.ui import checks, ids, lockin
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button, MessageSpec, PlanIncomplete
-from bot.ui.texts import hours, names_map, prompt_head, split_text
+from bot.ui.texts import NOTHING_DRAFTED, hours, names_map, prompt_head, split_text
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -524,7 +524,7 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.game_of(ctx.kind).presenter
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
-        shown = kind.render(ctx, load_draft(click.draft, ctx.key))
+        shown = lockin.render(kind, ctx, load_draft(click.draft, ctx.key), presenter.describe)
         problem = checks.control_problem(shown, custom_id, values) or checks.blocked_problem(shown, custom_id, values)
         if problem is not None:
             await self._reply(interaction, problem)
@@ -537,14 +537,26 @@ class TableCog(commands.Cog, name="Table"):
             await interaction.response.send_modal(modal(form))
             return
         try:
-            action = kind.on_control(ctx, draft, control.op, values)
+            if control.op == lockin.LOCK_OP and lockin.uses_lock_in(kind):
+                action = draft.pop(lockin.LOCK, None)  # the drafted sealed choice, now committed
+                if action is None:
+                    raise PlanIncomplete(NOTHING_DRAFTED)
+            else:
+                action = kind.on_control(ctx, draft, control.op, values)
+                if action is not None and lockin.uses_lock_in(kind):
+                    if lockin.commits(kind, control.op):
+                        draft.pop(lockin.LOCK, None)
+                    else:  # a sealed choice is drafted: the player locks it in (or changes it) next
+                        draft[lockin.LOCK] = action
+                        action = None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             log.warning("interaction %s: control %s with %r does not parse", interaction.id, custom_id, values[:3])
             await self._reply(interaction, checks.BAD_VALUE)
             return
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx, draft))
+            await self._edit_original(interaction, presenter, _with_move_line(
+                lockin.render(kind, ctx, draft, presenter.describe), presenter, ctx, draft))
             return
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
@@ -563,7 +575,7 @@ class TableCog(commands.Cog, name="Table"):
         after = self.announcer.seat_ctx(result, ctx.seat)
         if after is not None and after.key == ctx.key:
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
-            spec = presenter.prompt_kind(after.prompt).render(after, draft)  # type: ignore[arg-type]
+            spec = lockin.render(presenter.prompt_kind(after.prompt), after, draft, presenter.describe)  # type: ignore[arg-type]
             spec.description = f"Your choice is in.\n{spec.description or ''}"
             others = [p.deadline for p in result.pending.values() if p.waiting and p.deadline]
             await self._edit_original(interaction, presenter, _with_move_line(
@@ -620,7 +632,7 @@ class TableCog(commands.Cog, name="Table"):
             await self._reply(interaction, "Those values do not fit this form; nothing was changed.")
             return
         await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-        spec = kind.render(ctx, draft)
+        spec = lockin.render(kind, ctx, draft, presenter.describe)
         spec.description = f"{note}\n{spec.description or ''}"
         await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx, draft))
 
@@ -665,7 +677,8 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
-                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx, draft)
+                spec = _with_move_line(lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe),
+                                       presenter, ctx, draft)
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:

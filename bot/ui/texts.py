@@ -30,6 +30,19 @@ def costs_gives_text(costs: str, gives: str) -> str:
     return f"{GIVES_ARROW} {gives}" if gives else ""
 
 
+# Lock in (bot/ui/lockin.py).
+LOCK_IN = "Lock in"
+LOCK_IN_CHANGE = "Lock in the change"
+NOTHING_DRAFTED = "Choose something first; then lock it in."
+
+
+def drafted_line(what: str, changing: bool) -> str:
+    if changing:
+        return (f"Your new choice: **{what}**. Press **{LOCK_IN_CHANGE}** to replace your sealed choice "
+                "(until everyone has locked in).")
+    return f"Your choice: **{what}**. Press **{LOCK_IN}** to seal it; until then nothing is final."
+
+
 RECAP_LIMIT = 400
 
 

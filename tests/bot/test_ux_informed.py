@@ -154,11 +154,7 @@ async def careful(player: SimulatedPlayer, msg) -> None:
         assert "Nothing was changed" in answer and msg.edits == edits
         player.seen["blocked"] = player.seen.get("blocked", 0) + 1
     player.seen.setdefault("sent", []).append(msg.content)
-    player.strategy = None
-    try:
-        await player.decide(msg)
-    finally:
-        player.strategy = careful
+    await player._decide(msg)
     if "Your move in" in msg.content and msg.edits:
         player.seen.setdefault("edited", []).append(msg.content)
 

@@ -6,7 +6,7 @@ draft or an engine action. Gem choices open a form (op ``gems.<purpose>``).
 
 from __future__ import annotations
 
-from bot.ui import drafts, informed
+from bot.ui import drafts, informed, lockin
 from bot.ui.informed import Choice, shortfall
 from bot.ui.presenter import SeatCtx
 from bot.ui.spec import Button, FormField, FormSpec, Image, MessageSpec, Option, PlanIncomplete, cut
@@ -167,6 +167,8 @@ class SetupKind(GemForms):
 
 class DevelopmentKind(GemForms):
     """The development prompt; `replan` is the same plan asked again during resolution (a decision)."""
+
+    lock_in = True  # Pass (out of the phase) is drafted and locked in; a plan's Confirm submits at once
 
     def __init__(self, replan: bool = False) -> None:
         self.replan = replan
@@ -366,6 +368,8 @@ class AuctionKind(GemForms):
         count = plans.pass_gems(ctx)
         pass_gems = plans.gems_choice(ctx, draft, "pass", count)
         opts = informed.options(auction_choices(ctx, pass_gems))
+        for o in opts:
+            o.default = o.value == draft.get("choose")
         current = view.get("my_choice")
         if current:
             lines.append(f"Your sealed choice: **{describe_action(current)}**. You can change it until everyone has chosen.")
@@ -384,13 +388,19 @@ class AuctionKind(GemForms):
         spec.description = "\n".join(lines)
         return spec
 
+    lock_in = True  # a bid is drafted by the menu and sealed by Lock in (bot/ui/lockin.py)
+
     def on_control(self, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
         value = values[0] if values else None
         if op == "archive":
             draft["archive"] = not draft.get("archive", False)
+            # The toggle belongs to the bid: a bid already chosen (drafted or sealed) is made again with it.
+            value = draft.get("choose") if draft.get("choose", "pass") != "pass" else None
+            if value is None:
+                return None
+        elif op != "choose" or not value:
             return None
-        if op != "choose" or not value:
-            return None
+        draft["choose"] = value
         if value == "pass":
             return {"type": "pass", "gems": plans.gems_choice(ctx, draft, "pass")}
         parts = value.split(":")
@@ -399,10 +409,19 @@ class AuctionKind(GemForms):
         return {"type": "attack", "card": int(parts[1]), "archive": draft.get("archive", False)}
 
 
+    def on_form(self, ctx: SeatCtx, draft: dict, purpose: str, values: dict[str, str]) -> str:
+        note = super().on_form(ctx, draft, purpose, values)
+        if draft.get("choose") == "pass":  # a pass already chosen takes the new gems (to be locked in)
+            draft[lockin.LOCK] = {"type": "pass", "gems": plans.gems_choice(ctx, draft, "pass")}
+        return note
+
+
 # -------------------------------------------------------------------------------------------- painting
 
 
 class PaintKind(GemForms):
+    lock_in = True  # skipping the painting is final: it is locked in like any sealed choice
+
     def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
         spec, lines = _base(ctx)
         spec.title = f"Viceroy game #{ctx.game_id}: painting"
