@@ -4,8 +4,10 @@ Run: python benchmarks/bench_engine.py [--games N] [--rounds R] [--reference COM
 
 * Full 4-player AI games per second (the baseline AI, engine.viceroy.ai.play_game, seeds 0..N-1), for this
   checkout and for the reference engine (commit 316f92a, the single-file engine, extracted with ``git archive``
-  into a temporary directory). Each measurement runs in its own process; the two engines alternate for R
-  rounds so that load on the machine hits both alike; the median of the rounds is reported. Both engines must
+  into a temporary directory). Each measurement runs in its own process and counts CPU time
+  (time.process_time), so that other work on a shared machine counts less; the two engines alternate for R
+  rounds so that load on the machine hits both alike; the median of the rounds is reported, and the median of
+  the per-round ratios (each reference run against the run right after it). Both engines must
   produce the identical game records (same actions for the same seeds), which the benchmark checks.
 * State clone for search: ``engine.viceroy.clone`` on late-game 4-player states, against ``copy.deepcopy``
   and a JSON round trip.
@@ -39,9 +41,9 @@ digests, ruled = {}, []
 actions = 0
 elapsed = 0.0
 for seed in range(games):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     _state, record = ai.play_game({"players": players}, seed)
-    elapsed += time.perf_counter() - t0
+    elapsed += time.process_time() - t0
     actions += len(record)
     digests[seed] = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
     # Games where Chancery (70) is played by a seat with Archive (78): the Archive ruling changes them.
@@ -103,12 +105,15 @@ def bench_side_by_side(reference: str, games: int, rounds: int, players: int = 4
         ref = results["reference"][0]
         archive = set(json.loads(_run(ref_root, ARCHIVE_CHECK, str(players), json.dumps(ref["chancery"]))))
     medians = {}
+    paired = [t["per_s"] / r["per_s"] for r, t in zip(results["reference"], results["this checkout"], strict=True)]
     for name, runs in results.items():
         per_s = statistics.median(r["per_s"] for r in runs)
         medians[name] = per_s
         each = ", ".join(f"{r['per_s']:.1f}" for r in runs)
         print(f"{f'{players}-player AI games, {name}':<44} {per_s:>8.1f} games/s {1000 / per_s:>7.2f} ms/game   ({each})")
     print(f"{'  speed-up (median / median)':<44} {medians['this checkout'] / medians['reference']:>8.2f} x")
+    print(f"{'  speed-up (median of the paired rounds)':<44} {statistics.median(paired):>8.2f} x   "
+          f"({', '.join(f'{x:.2f}' for x in paired)})")
     print(f"{'  actions per game':<44} {results['this checkout'][0]['actions']:>8.1f}")
     compared = [seed for seed in ref["records"] if int(seed) not in archive]
     same = [seed for seed in compared

@@ -12,8 +12,9 @@ translated in two ways, both from the same catalogue:
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
-Catalogues live in ``data/i18n/<locale>/*.json`` (one file per game or layer, merged, so that each slice owns
-its own texts); each file is ``{"entries": {english: translation}}``. A locale without a catalogue is English.
+Catalogues live in ``data/i18n/<locale>/``: ``common.json`` (what every game shares), ``commands.json`` (slash
+commands) and one file per game named after its kind (``viceroy.json``), so that each slice owns its texts and a
+game can word a shared text its own way; each file is ``{"entries": {english: translation}}``. A locale without a catalogue is English.
 ``Catalogue.missing`` lists what a text leaves untranslated, which the language tests scan every message for.
 """
 
@@ -202,19 +203,31 @@ def _first_word_of_text(text: str) -> str:
     return text.split(" ", 1)[0] if " " in text else ""
 
 
-def _load_entries(locale: str) -> dict[str, str]:
+SHARED_FILES = ("common.json", "commands.json")  # every other file holds one game's texts, named after its kind
+
+
+def _load_entries(locale: str, game: str | None) -> dict[str, str]:
+    """The shared entries of a locale, overlaid with one game's (a game may say "PP" differently)."""
     entries: dict[str, str] = {}
     root = resources.files("data").joinpath("i18n", locale)
     if not root.is_dir():
         return entries
-    for item in sorted(root.iterdir(), key=lambda p: p.name):
-        if not item.name.endswith(".json"):
+    files = [*SHARED_FILES, f"{game}.json"] if game else list(SHARED_FILES)
+    for name in files:
+        item = root.joinpath(name)
+        if not item.is_file():
             continue
         data = json.loads(item.read_text(encoding="utf-8"))
         for source, target in data.get("entries", {}).items():
-            check_entry(source, target, where=f"{locale}/{item.name}")
+            check_entry(source, target, where=f"{locale}/{name}")
             entries[source] = target
     return entries
+
+
+def catalogue_files(locale: str) -> list[str]:
+    """The catalogue files a locale ships (for the tests that check each one)."""
+    root = resources.files("data").joinpath("i18n", locale)
+    return sorted(p.name for p in root.iterdir() if p.name.endswith(".json")) if root.is_dir() else []
 
 
 @cache
@@ -240,21 +253,23 @@ def check_entry(source: str, target: str, where: str = "catalogue") -> None:
 
 
 @cache
-def catalogue(locale: str) -> Catalogue:
-    """The catalogue of a locale code (see ``locale_of``); English is the identity."""
+def catalogue(locale: str, game: str | None = None) -> Catalogue:
+    """The catalogue of a locale code (see ``locale_of``) for one game's messages (its kind, e.g. "viceroy") or,
+    with no game, for what every game shares; English is the identity."""
     locale = locale if locale in LANGUAGES else DEFAULT_LOCALE
-    return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale))
+    return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale, game))
 
 
-def tr(locale: str, template: str, **values: object) -> str:
+def tr(locale: str, template: str, game: str | None = None, **values: object) -> str:
     """One of the bot's own texts in a language: ``tr("sv", "{who} passes.", who="Ann")``."""
-    return catalogue(locale).format(template, **values)
+    return catalogue(locale, game).format(template, **values)
 
 
-def localize(spec: Any, locale: str) -> Any:
-    """A message spec (bot/ui/spec.py) with every text in ``locale``: content, title, description, fields,
-    footer, button labels, select placeholders and option labels and descriptions. Custom ids never change."""
-    cat = catalogue(locale)
+def localize(spec: Any, locale: str, game: str | None = None) -> Any:
+    """A message spec (bot/ui/spec.py) of one game (its kind; None: the shared texts only) with every text in
+    ``locale``: content, title, description, fields, footer, button labels, select placeholders and option
+    labels and descriptions. Custom ids never change."""
+    cat = catalogue(locale, game)
     if cat.is_source:
         return spec
     def control(c: Any) -> Any:

@@ -110,9 +110,10 @@ def file_for(data: bytes, filename: str, limit: int) -> discord.File:
 
 
 async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                 locale: str = DEFAULT_LOCALE) -> tuple[discord.Embed | None, discord.File | None]:
-    """The embed and attachment for a spec in the reader's language (the picture is drawn off the event loop)."""
-    spec = localize(spec, locale)
+                 locale: str = DEFAULT_LOCALE, game: str | None = None) -> tuple[discord.Embed | None, discord.File | None]:
+    """The embed and attachment for a spec of ``game`` (its kind) in the reader's language (the picture is drawn
+    off the event loop)."""
+    spec = localize(spec, locale, game)
     embed = None
     if spec.title or spec.description or spec.fields or spec.image:
         embed = discord.Embed(title=spec.title, description=(spec.description or None),
@@ -130,12 +131,13 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
 
 
 async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                         content: str | None = None, locale: str = DEFAULT_LOCALE) -> dict:
-    """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``."""
-    spec = localize(spec, locale)
+                         content: str | None = None, locale: str = DEFAULT_LOCALE, game: str | None = None) -> dict:
+    """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``
+    (with the texts of ``game``, its kind)."""
+    spec = localize(spec, locale, game)
     embed, file = await render(spec, color, limit)
     kwargs: dict = {}
-    text = catalogue(locale).text(content) if content is not None else spec.content
+    text = catalogue(locale, game).text(content) if content is not None else spec.content
     if text:
         kwargs["content"] = text
     if embed is not None:

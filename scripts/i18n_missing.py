@@ -121,7 +121,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(args.games):
             asyncio.run(play(args.game, seed, args.seats, modules, Path(tmp), seen))
-    cat = catalogue(args.locale)
+    cat = catalogue(args.locale, {"splendorduel": "splendor_duel"}.get(args.game, args.game))
     names = NAMES[: args.seats]
     missing: Counter[str] = Counter()
     for text in seen:

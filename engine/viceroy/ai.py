@@ -7,7 +7,7 @@ import random
 from . import cards as C
 from . import moves as M
 from . import pyramid as P
-from .auction import auction_offer
+from .auction import auction_offer, pass_gems
 from .flow import apply_action
 from .painting import best_painting
 from .payment import INFINITE, auto_payment, unused_infinite
@@ -96,12 +96,15 @@ def _needed_colours(player: dict) -> list[str]:
 
 def _auction(state: dict, seat: int, rng: random.Random) -> dict:
     player = state["players"][seat]
-    opts = M.auction_options(state, seat)
-    if opts["attack"] and rng.random() < 0.4:
-        return {"type": "attack", "card": rng.choice(opts["attack"]), "archive": False}
-    if not opts["bids"] or rng.random() < 0.15 or len(player["hand"]) > 5:
-        return {"type": "pass", "gems": M.balanced_gems(state["reserve"], opts["pass_gems"], _needed_colours(player))}
-    bid = max(opts["bids"], key=lambda b: (player["gems"][b["color"]], rng.random()))
+    # What M.auction_options offers, worked out only as far as the choice needs it.
+    attack = auction_offer(state) if player["attacks"] > 0 else []
+    if attack and rng.random() < 0.4:
+        return {"type": "attack", "card": rng.choice(attack), "archive": False}
+    bids = M.auction_bids(state, player["gems"])
+    if not bids or rng.random() < 0.15 or len(player["hand"]) > 5:
+        count = pass_gems(state, seat)
+        return {"type": "pass", "gems": M.balanced_gems(state["reserve"], count, _needed_colours(player))}
+    bid = max(bids, key=lambda b: (player["gems"][b["color"]], rng.random()))
     return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
 
 

@@ -192,7 +192,8 @@ def validate(state: dict, seat: int, action: dict) -> dict:
 
 def pass_gems(state: dict, seat: int) -> int:
     """Gems a pass gives: 3, plus 1 per science token (in the pyramid, or in a zone that counts like it)."""
-    extra = sum(1 for t in zone_tokens(state, seat) if t["type"] == "science")
+    zones = zone_tokens(state, seat)
+    extra = sum(1 for t in zones if t["type"] == "science") if zones else 0
     return PASS_GEMS + science_count(state["players"][seat]) + extra
 
 

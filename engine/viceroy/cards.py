@@ -146,6 +146,10 @@ ANY = "any"
 NONE = "none"
 
 
+# Every law number, the modules' included (``register`` adds to it): shared, read it, never change it.
+LAW_SET = _LAWS
+
+
 def is_law(number: int) -> bool:
     return number in _LAWS
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import cards as C
 from . import pyramid as P
 from .errors import IllegalAction
-from .payment import spend, validate_payment
+from .payment import INFINITE, spend, unused_infinite, validate_payment
 from .rewards import circle_gem, reward_items
 from .rules import DONE, Decision, Law, Phase, rules_for
 from .state import (
@@ -126,10 +126,44 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
 
 
 def _still_possible(state: dict, seat: int, plan: dict) -> bool:
+    quick = _quick_recheck(state, seat, plan)
+    if quick is not None:
+        return quick
     try:
         validate(state, seat, plan, fresh=False)
     except IllegalAction:
         return False
+    return True
+
+
+def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
+    """Whether a checked plan can still be carried out, looking only at what can have changed since it was
+    checked: the hand, the open places, the gems and the unused infinite gems (the rest of the check depends
+    on the plan alone). None where this does not apply (laws, other payment sources): the full check then."""
+    kind = plan["type"]
+    if kind == "pass":
+        return True
+    player = state["players"][seat]
+    number = plan["card"]
+    if number not in player["hand"]:
+        return False
+    if kind == "discard":
+        return True
+    sources = rules_for(state).payment_sources
+    if C.is_law(number) or len(sources) != 1 or sources[0] is not INFINITE:
+        return None
+    if plan["slot"] not in P.legal_slots(player["pyramid"], number):
+        return False
+    pay, gems = plan["pay"], player["gems"]
+    if pay["red"] > gems["red"] or pay["green"] > gems["green"] or pay["blue"] > gems["blue"] or pay["yellow"] > gems["yellow"]:
+        return False
+    refs = plan["infinite"]
+    if refs:
+        left = unused_infinite(player)
+        for ref in refs:
+            if ref not in left:
+                return False
+            left.remove(ref)
     return True
 
 

@@ -12,6 +12,7 @@ from .rules import rules_for
 from .state import DISCARD_GEMS, balanced_gems
 
 __all__ = [
+    "auction_bids",
     "auction_options",
     "balanced_gems",
     "character_plays",
@@ -23,20 +24,25 @@ __all__ = [
 ]
 
 
-def auction_options(state: dict, seat: int) -> dict:
-    player = state["players"][seat]
-    gems = player["gems"]
+def auction_bids(state: dict, gems: dict[str, int]) -> list[dict]:
+    """The bids a seat with ``gems`` may make: per colour it holds, the characters at that colour's card."""
     bids = []
     cards = auction_cards(state)
     for colour in C.COLORS:
-        for spot in cards:
-            if colour in spot["colors"]:
-                there = [c for c in (spot["base"], spot["tip"]) if c is not None]
-                if there and gems[colour] > 0:
-                    bids.append({"color": colour, "cards": there})
-                break
+        if gems[colour] > 0:
+            for spot in cards:
+                if colour in spot["colors"]:
+                    there = [c for c in (spot["base"], spot["tip"]) if c is not None]
+                    if there:
+                        bids.append({"color": colour, "cards": there})
+                    break
+    return bids
+
+
+def auction_options(state: dict, seat: int) -> dict:
+    player = state["players"][seat]
     return {
-        "bids": bids,
+        "bids": auction_bids(state, player["gems"]),
         "attack": auction_offer(state) if player["attacks"] > 0 else [],
         "pass_gems": pass_gems(state, seat),
     }

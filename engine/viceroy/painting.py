@@ -9,9 +9,10 @@ score except circle scores. So each circle is independent except for the shared 
 circle the only useful moves are "leave it" or "make it single colour k", which costs the sections not
 already k, all in gems of colour k. Painting only part of a circle changes nothing (or breaks a
 single-colour circle, which never helps). That leaves a multiple-choice knapsack with a four-colour
-budget, solved by dynamic programming over circles. The remaining budget of each colour is clipped to
-what the remaining circles could still use, so colours with plenty of gems collapse to one state and the
-table stays small.
+budget, solved exactly by a bounded search (``_search``): first the most points, then the fewest gems for
+them. Its bounds (a Lagrangian decomposition within about a point of the optimum) keep it to a few thousand
+states on the largest pyramids (benchmarks/bench_painting.py), so it is cheap enough to run anywhere, the
+bot's event loop included.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from engine.viceroy.cards import ANY, COLORS, NONE
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+# The dynamic programme's work limit: beyond it (large pyramids with large budgets) the search answers.
+_PROGRAMME_STATES = 3000
 
 
 def apply_painting(pyramid: dict, gems: dict[str, int], paint_list: list[dict]) -> dict[str, int]:
@@ -130,7 +133,7 @@ def _dual(items: list, budget: list[int], lam: list[float]) -> float:
     return total
 
 
-def _prices(items: list, budget: list[int]) -> list[float]:
+def _dp_prices(items: list, budget: list[int]) -> list[float]:
     """Gem prices that make the Lagrangian bound small (coordinate descent over its breakpoints)."""
     lam = [0.0, 0.0, 0.0, 0.0]
     best = _dual(items, budget, lam)
@@ -169,51 +172,11 @@ def _prices(items: list, budget: list[int]) -> list[float]:
     return lam
 
 
-def _paint_list(items: list, chosen: list) -> list[dict]:
-    order = sorted(range(len(items)), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
-    paint_list: list[dict] = []
-    for i in order:
-        circle, move = items[i][0], chosen[i]
-        if move is None:
-            continue
-        color = COLORS[move[0]]
-        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
-            if current != color and current != ANY:
-                paint_list.append({"slot": slot, "section": section, "color": color})
-    return paint_list
-
-
-def _unconstrained(items: list) -> tuple[list[dict], int]:
-    """The best painting when no colour runs short: per circle the best move (more points, then fewer gems)."""
-    chosen: list = []
-    total = 0
-    for _, options in items:
-        best, value = None, (0, 0)
-        for move in options:
-            _k, need, g = move
-            if (g, -need) > value:
-                best, value = move, (g, -need)
-        chosen.append(best)
-        total += value[0]
-    return _paint_list(items, chosen), total
-
-
-def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
-    """The paint list that maximises the seat's total score with its leftover gems, and the points gained.
-
-    Exact (optimal). Among equally good paintings the one spending fewest gems is returned; the order is
-    deterministic (circles by level then x, sections in circle order).
-    """
-    player = state["players"][seat]
-    pyramid = player.get("pyramid") or {"cards": {}}
-    gems = player.get("gems") or {}
-    items = _circle_options(pyramid, gems)
-    if not items:
-        return [], 0
-    # Circles worth most first: the bound below then prunes early.
-    items.sort(key=lambda item: -max(g for _, _, g in item[1]))
+def _programme(items: list, budget: list[int], limit: int) -> list | None:
+    """The dynamic programme over circles that chose paintings before ``_search`` (kept so that games
+    replay alike: among equally good paintings it picks its own one). None when it would need more than
+    ``limit`` states; ``_search`` then answers, in bounded time."""
     n = len(items)
-    budget = [gems.get(c, 0) for c in COLORS]
     # need_after[i][k]: gems of colour k the circles i.. could still use; budgets above it are clipped.
     need_after = [[0, 0, 0, 0] for _ in range(n + 1)]
     # best_after[i]: the most circles i.. could add, ignoring the budget (an upper bound).
@@ -224,10 +187,6 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
             row[k] += need
         need_after[i] = row
         best_after[i] = best_after[i + 1] + max(g for _, _, g in items[i][1])
-    if all(budget[k] >= need_after[0][k] for k in range(4)):
-        # Every colour has gems for every move: each circle simply takes its best move (the search below
-        # would keep one state per circle and choose exactly this).
-        return _unconstrained(items)
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
@@ -243,7 +202,7 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     lower = _greedy(items, budget)
     # Lagrangian bound: with a price lam[k] per gem, circles i.. add at most
     # lam . rem + sum_j max(0, max_k(gain - lam[k] * need)) for any prices >= 0.
-    lam = _prices(items, [min(budget[k], need_after[0][k]) for k in range(4)])
+    lam = _dp_prices(items, [min(budget[k], need_after[0][k]) for k in range(4)])
     priced = [0.0] * (n + 1)
     for i in range(n - 1, -1, -1):
         priced[i] = priced[i + 1] + max(0.0, max(g - lam[k] * need for k, need, g in items[i][1]))
@@ -257,7 +216,11 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     # layer: remaining budget -> (gain, -gems spent); back: per layer, state -> (previous state, move)
     layer: dict[tuple[int, ...], tuple[int, int]] = {start: (0, 0)}
     back: list[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int, int] | None]]] = []
+    work = 0
     for i, (_, options) in enumerate(items):
+        work += len(layer)
+        if work > limit:
+            return None
         nxt: dict[tuple[int, ...], tuple[int, int]] = {}
         links: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int, int] | None]] = {}
         hope = best_after[i]
@@ -304,10 +267,325 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
         lower = max(lower, max(v[0] for v in nxt.values()))
 
     final = max(layer, key=lambda s: layer[s])
-    best_gain = layer[final][0]
     chosen: list[tuple[int, int, int] | None] = [None] * n
     state_key = final
     for i in range(n - 1, -1, -1):
         state_key, chosen[i] = back[i][state_key]
+    return chosen
 
-    return _paint_list(items, chosen), best_gain
+
+def _paint_list(items: list, chosen: list) -> list[dict]:
+    order = sorted(range(len(items)), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
+    paint_list: list[dict] = []
+    for i in order:
+        circle, move = items[i][0], chosen[i]
+        if move is None:
+            continue
+        color = COLORS[move[0]]
+        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
+            if current != color and current != ANY:
+                paint_list.append({"slot": slot, "section": section, "color": color})
+    return paint_list
+
+
+def _unconstrained(items: list) -> tuple[list[dict], int]:
+    """The best painting when no colour runs short: per circle the best move (more points, then fewer gems)."""
+    chosen: list = []
+    total = 0
+    for _, options in items:
+        best, value = None, (0, 0)
+        for move in options:
+            _k, need, g = move
+            if (g, -need) > value:
+                best, value = move, (g, -need)
+        chosen.append(best)
+        total += value[0]
+    return _paint_list(items, chosen), total
+
+
+def _greedy_painting(items: list[list[tuple[int, int, int]]], budget: list[int]) -> tuple[int, int, list]:
+    """A quick feasible painting (the better of two greedy orders): its gain, its gems and its moves."""
+    best: tuple[int, int, list] = (0, 0, [None] * len(items))
+    for key in (lambda m: (m[2], -m[1]), lambda m: (m[2] / m[1], m[2])):
+        moves = sorted(((i, m) for i, options in enumerate(items) for m in options), key=lambda im: key(im[1]),
+                       reverse=True)
+        rem = list(budget)
+        chosen: list = [None] * len(items)
+        gain = spent = 0
+        for i, move in moves:
+            k, need, g = move
+            if chosen[i] is None and rem[k] >= need:
+                chosen[i] = move
+                rem[k] -= need
+                gain += g
+                spent += need
+        if (gain, -spent) > (best[0], -best[1]):
+            best = (gain, spent, chosen)
+    return best
+
+
+def _prices(items: list[list[tuple[int, int, int]]], budget: list[int], lower: int, rounds: int = 25) -> list[float]:
+    """Gem prices that make the Lagrangian bound small: a few subgradient steps (Polyak's step towards a
+    known painting's gain). Any prices >= 0 give a valid bound; good ones make it nearly the LP bound."""
+    lam = [0.0, 0.0, 0.0, 0.0]
+    best, best_lam = float("inf"), lam
+    for t in range(rounds):
+        total = lam[0] * budget[0] + lam[1] * budget[1] + lam[2] * budget[2] + lam[3] * budget[3]
+        slack = list(budget)  # the subgradient: budget minus what the priced choice of every circle uses
+        for options in items:
+            top, colour, need_top = 0.0, -1, 0
+            for k, need, g in options:
+                value = g - lam[k] * need
+                if value > top:
+                    top, colour, need_top = value, k, need
+            total += top
+            if colour >= 0:
+                slack[colour] -= need_top
+        if total < best:
+            best, best_lam = total, list(lam)
+        norm = slack[0] ** 2 + slack[1] ** 2 + slack[2] ** 2 + slack[3] ** 2
+        if norm == 0 or total - lower < 1e-9:
+            break
+        step = (total - lower) / norm * (1.0 if t < 10 else 0.5)
+        lam = [max(0.0, lam[k] - step * slack[k]) for k in range(4)]
+    return best_lam
+
+
+def _knapsacks(items: list, top: list[int], value) -> list[list[list[float]]]:  # noqa: ANN001
+    """table[i][k][r]: the most ``value(i, move)`` the circles i.. reach with r gems of colour k alone."""
+    n = len(items)
+    table: list = [None] * (n + 1)
+    table[n] = [[0] * (top[k] + 1) for k in range(4)]
+    for i in range(n - 1, -1, -1):
+        here = [row[:] for row in table[i + 1]]
+        for move in items[i]:
+            k, need, _ = move
+            v = value(i, move)
+            if v <= 0:
+                continue
+            later, row = table[i + 1][k], here[k]
+            for r in range(need, top[k] + 1):
+                if later[r - need] + v > row[r]:
+                    row[r] = later[r - need] + v
+        table[i] = here
+    return table
+
+
+def _circle_prices(items: list, top: list[int], lam: list[float], lower: int, rounds: int = 30) -> list[float]:
+    """Prices per circle for the Lagrangian decomposition: start from each circle's best move under the gem
+    prices (which makes the bound the LP bound), then subgradient steps on the decomposition itself, whose
+    colours keep their knapsacks whole (a tighter bound where gems do not divide evenly)."""
+    n = len(items)
+    mu = [max(0.0, max(g - lam[k] * need for k, need, g in options)) for options in items]
+    by_colour = [[None] * n for _ in range(4)]
+    for i, options in enumerate(items):
+        for k, need, g in options:
+            by_colour[k][i] = (need, g)
+    best, best_mu = float("inf"), mu
+    for t in range(rounds):
+        total = sum(mu)
+        used = [0] * n
+        for k in range(4):
+            size = top[k]
+            value = [0.0] * (size + 1)
+            taken: list[bytearray | None] = [None] * n
+            for i in range(n):
+                move = by_colour[k][i]
+                if move is None or move[1] - mu[i] <= 0:
+                    continue
+                need, gain = move
+                worth = gain - mu[i]
+                mark = bytearray(size + 1)
+                for r in range(size, need - 1, -1):
+                    v = value[r - need] + worth
+                    if v > value[r]:
+                        value[r] = v
+                        mark[r] = 1
+                taken[i] = mark
+            total += value[size]
+            r = size
+            for i in range(n - 1, -1, -1):
+                mark = taken[i]
+                if mark is not None and mark[r]:
+                    used[i] += 1
+                    r -= by_colour[k][i][0]
+        if total < best:
+            best, best_mu = total, list(mu)
+        slack = [1 - u for u in used]
+        norm = sum(x * x for x in slack)
+        if norm == 0 or total - lower < 1 - 1e-9:
+            break  # the bound already proves that nothing beats the known painting
+        step = (total - lower) / norm * (1.0 if t < 10 else 0.5)
+        mu = [max(0.0, mu[i] - step * slack[i]) for i in range(n)]
+    return best_mu
+
+
+def _search(items: list[list[tuple[int, int, int]]], budget: list[int]) -> list[tuple[int, int, int] | None]:
+    """The exact search: the most points first, then the fewest gems for those points.
+
+    Both are depth-first searches over the circles (each: one of its moves, or none) that drop a branch as
+    soon as a bound shows it cannot do better; a search state is (circle, gems left, clipped to what the
+    circles after it could still use), remembered so that it is explored once. The bound on the points the
+    circles i.. can still add with ``rem`` gems is the smallest of: every circle's best move (no budget),
+    each colour's own knapsack (no "one colour per circle"), and a Lagrangian decomposition (each circle
+    priced at its best move under the gem prices, each colour then an exact knapsack of what is left),
+    which is within about a point of the optimum. Its cost follows the number of circles and how close the
+    budget is to binding, not the size of the budget (colours the circles cannot exhaust collapse to one
+    value).
+    """
+    # Circles giving most points per gem first: the bounds then close in quickest (measured on the worst
+    # cases of benchmarks/bench_painting.py).
+    rank = sorted(range(len(items)), key=lambda i: -max(g / need for _, need, g in items[i]))
+    chosen = _exact([items[i] for i in rank], budget)
+    out: list[tuple[int, int, int] | None] = [None] * len(items)
+    for j, i in enumerate(rank):
+        out[i] = chosen[j]
+    return out
+
+
+def _exact(items: list[list[tuple[int, int, int]]], budget: list[int]) -> list[tuple[int, int, int] | None]:
+    n = len(items)
+    cap = [[0, 0, 0, 0] for _ in range(n + 1)]  # cap[i][k]: gems of colour k the circles i.. could use
+    hope = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        row = list(cap[i + 1])
+        for k, need, _ in items[i]:
+            row[k] += need
+        cap[i] = row
+        hope[i] = hope[i + 1] + max(g for _, _, g in items[i])
+    top = [min(budget[k], cap[0][k]) for k in range(4)]
+    lower, known_spent, known = _greedy_painting(items, top)
+    lam = _prices(items, top, lower)
+    circle_price = _circle_prices(items, top, lam, lower)
+    priced = [0.0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        priced[i] = priced[i + 1] + circle_price[i]
+    alone = _knapsacks(items, top, lambda i, move: move[2])
+    split = _knapsacks(items, top, lambda i, move: move[2] - circle_price[i])
+
+    def bound(i: int, rem: tuple[int, int, int, int]) -> int:
+        a, d = alone[i], split[i]
+        r0, r1, r2, r3 = rem
+        b = a[0][r0] + a[1][r1] + a[2][r2] + a[3][r3]
+        c = int(priced[i] + d[0][r0] + d[1][r1] + d[2][r2] + d[3][r3] + 1e-7)
+        if c < b:
+            b = c
+        h = hope[i]
+        return h if h < b else b
+
+    def clip(rem: list[int] | tuple[int, ...], i: int) -> tuple[int, int, int, int]:
+        c = cap[i]
+        return (rem[0] if rem[0] < c[0] else c[0], rem[1] if rem[1] < c[1] else c[1],
+                rem[2] if rem[2] < c[2] else c[2], rem[3] if rem[3] < c[3] else c[3])
+
+    # Better moves first (more points, then fewer gems): good paintings are found early and bound the rest.
+    order = [sorted(options, key=lambda m: (-m[2], m[1])) for options in items]
+    start = clip(top, 0)
+
+    best = lower
+    seen: dict[tuple, int] = {}
+    path: list = [None] * n
+
+    def most(i: int, rem: tuple[int, int, int, int], gain: int, spent: int) -> None:
+        nonlocal best, known, known_spent
+        if i == n:
+            if gain > best:
+                best, known, known_spent = gain, list(path), spent
+            return
+        if gain + bound(i, rem) <= best:
+            return
+        key = (i, rem)
+        if seen.get(key, -1) >= gain:
+            return
+        seen[key] = gain
+        for move in order[i]:
+            k, need, g = move
+            if rem[k] >= need:
+                left = list(rem)
+                left[k] -= need
+                path[i] = move
+                most(i + 1, clip(left, i + 1), gain + g, spent + need)
+        path[i] = None
+        most(i + 1, clip(rem, i + 1), gain, spent)
+
+    most(0, start, 0, 0)
+    goal = best
+    # cover[i][p]: the fewest gems the circles i.. need for p more points, budgets ignored (a lower bound).
+    far = 1 << 30
+    cover: list = [None] * (n + 1)
+    cover[n] = [0] + [far] * goal
+    for i in range(n - 1, -1, -1):
+        later = cover[i + 1]
+        row = later[:]
+        for _, need, g in items[i]:
+            for p in range(1, goal + 1):
+                c = need + later[p - g if p > g else 0]
+                if c < row[p]:
+                    row[p] = c
+        cover[i] = row
+    fewest, chosen = known_spent, known  # the best painting so far: only fewer gems replace it
+    visited: dict[tuple, list[tuple[int, int]]] = {}
+
+    def cheapest(i: int, rem: tuple[int, int, int, int], gain: int, spent: int) -> None:
+        nonlocal fewest, chosen
+        if i == n:
+            if gain >= goal and spent < fewest:
+                fewest, chosen = spent, list(path)
+            return
+        short = goal - gain
+        if short > 0:
+            if bound(i, rem) < short or spent + cover[i][short] >= fewest:
+                return
+        elif spent >= fewest:
+            return
+        key = (i, rem)
+        got = gain if short > 0 else goal
+        marks = visited.get(key)
+        if marks is None:
+            visited[key] = [(got, spent)]
+        else:
+            for g0, s0 in marks:
+                if g0 >= got and s0 <= spent:
+                    return  # reached before with as many points for no more gems
+            marks.append((got, spent))
+        for move in order[i]:
+            k, need, g = move
+            if rem[k] >= need:
+                left = list(rem)
+                left[k] -= need
+                path[i] = move
+                cheapest(i + 1, clip(left, i + 1), gain + g, spent + need)
+        path[i] = None
+        cheapest(i + 1, clip(rem, i + 1), gain, spent)
+
+    cheapest(0, start, 0, 0)
+    return chosen
+
+
+def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
+    """The paint list that maximises the seat's total score with its leftover gems, and the points gained.
+
+    Exact (optimal). Among equally good paintings the one spending fewest gems is returned, and among those
+    the first the search meets (circles worth most first, better moves first); the list is ordered by
+    circle (level then x), sections in circle order.
+    """
+    player = state["players"][seat]
+    pyramid = player.get("pyramid") or {"cards": {}}
+    gems = player.get("gems") or {}
+    items = _circle_options(pyramid, gems)
+    if not items:
+        return [], 0
+    # Circles worth most first: the bounds then prune early.
+    items.sort(key=lambda item: -max(g for _, _, g in item[1]))
+    budget = [gems.get(c, 0) for c in COLORS]
+    use = [0, 0, 0, 0]
+    for _, options in items:
+        for k, need, _ in options:
+            use[k] += need
+    if all(budget[k] >= use[k] for k in range(4)):
+        # Every colour has gems for every move: each circle simply takes its best move.
+        return _unconstrained(items)
+    chosen = _programme(items, budget, _PROGRAMME_STATES)
+    if chosen is None:
+        chosen = _search([options for _, options in items], budget)
+    return _paint_list(items, chosen), sum(move[2] for move in chosen if move is not None)

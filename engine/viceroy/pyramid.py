@@ -23,7 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS, SECTIONS, in_pyramid, is_law
+from engine.viceroy.cards import (
+    ANY,
+    COLORS,
+    IMAGES,
+    LAW_SET,
+    NONE,
+    SECTION_COLORS,
+    SECTIONS,
+    in_pyramid,
+    is_law,
+)
 
 MAX_LEVEL = 5
 
@@ -95,7 +105,7 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     if not cards:
         return ["1:0"]
     # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot).
-    key = (is_law(card_number), *cards)
+    key = (card_number in LAW_SET, *cards)
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))

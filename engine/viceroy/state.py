@@ -36,9 +36,20 @@ def gem_total(gems: dict[str, int]) -> int:
     return sum(gems.values())
 
 
+_GEM_TEXT: dict[tuple, str] = {}
+
+
 def fmt_gems(gems: dict[str, int]) -> str:
-    parts = [f"{n} {c}" for c, n in gems.items() if n]
-    return ", ".join(parts) if parts else "no gems"
+    """Gems as players read them: '1 green, 2 blue' (the texts repeat a lot: each is made once)."""
+    key = tuple(gems.items())
+    text = _GEM_TEXT.get(key)
+    if text is None:
+        parts = [f"{n} {c}" for c, n in key if n]
+        text = ", ".join(parts) if parts else "no gems"
+        if len(_GEM_TEXT) > 5000:
+            _GEM_TEXT.clear()
+        _GEM_TEXT[key] = text
+    return text
 
 
 _SEATS = tuple("{p" + str(seat) + "}" for seat in range(8))
@@ -119,13 +130,15 @@ def priority_order(state: dict, seats: Iterable[int]) -> list[int]:
 
 def science_count(player: dict) -> int:
     n = 0
+    images = C.IMAGES  # science images on aristocrats count too (not tokens, but they give the pass gem)
     for e in player["pyramid"]["cards"].values():
         for t in e["tokens"]:
             if t["type"] == "science":
                 n += 1
-    if C.IMAGES:  # science images on aristocrats count too (not tokens, but they give the pass gem)
-        n += sum(1 for e in player["pyramid"]["cards"].values() for i in C.IMAGES.get(e["card"], ())
-                 if i["type"] == "science")
+        if images and e["card"] in images:
+            for i in images[e["card"]]:
+                if i["type"] == "science":
+                    n += 1
     return n
 
 

@@ -323,3 +323,40 @@ def test_best_painting_does_not_mutate_state() -> None:
     before = copy.deepcopy(state)
     best_painting(state, 0)
     assert state == before
+
+
+# ------------------------------------------------------------------ the bounded search (large pyramids)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.integers(5, 12), st.fixed_dictionaries({c: st.integers(0, 9) for c in COLORS}))
+def test_painting_search_optimal_vs_plain_knapsack(seed: int, size: int, g: dict[str, int]) -> None:
+    """The search that answers when the dynamic programme would need too many states is exact too."""
+    import engine.viceroy.painting as painting
+
+    p = random_pyramid(random.Random(seed), size)
+    limit = painting._PROGRAMME_STATES
+    painting._PROGRAMME_STATES = 0  # every constrained painting goes to the search
+    try:
+        _check(p, g, _plain_knapsack(p, g))
+    finally:
+        painting._PROGRAMME_STATES = limit
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**9), st.fixed_dictionaries({c: st.integers(0, 16) for c in COLORS}))
+def test_painting_search_optimal_on_full_pyramid_and_fewest_gems(seed: int, g: dict[str, int]) -> None:
+    import engine.viceroy.painting as painting
+
+    p = full_pyramid(random.Random(seed))
+    state = state_for(copy.deepcopy(p), dict(g))
+    expected = best_painting(state, 0)
+    limit = painting._PROGRAMME_STATES
+    painting._PROGRAMME_STATES = 0
+    try:
+        paint, gain = best_painting(state_for(copy.deepcopy(p), dict(g)), 0)
+    finally:
+        painting._PROGRAMME_STATES = limit
+    # Same points and the same number of gems as the dynamic programme (which may pick another equal one).
+    assert gain == expected[1] == _plain_knapsack(p, g)
+    assert len(paint) == len(expected[0])

@@ -7,7 +7,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.i18n import LANGUAGES, Catalogue, catalogue, check_entry, locale_of, localize, tr
+from bot.i18n import (
+    LANGUAGES,
+    SHARED_FILES,
+    Catalogue,
+    catalogue,
+    catalogue_files,
+    check_entry,
+    locale_of,
+    localize,
+    tr,
+)
 from bot.ui.spec import Button, MessageSpec, Option, Select
 
 SV = Catalogue("sv", {
@@ -87,10 +97,21 @@ def test_an_entry_that_loses_a_placeholder_is_refused():
 
 def test_every_shipped_catalogue_loads_with_its_placeholders_intact():
     for code in LANGUAGES:
-        cat = catalogue(code)
-        assert cat.locale == code
-        if code != "en":
-            assert len(cat) > 0, f"{code} ships no texts"
+        assert catalogue(code).locale == code
+        if code == "en":
+            continue
+        files = catalogue_files(code)
+        assert "common.json" in files and "commands.json" in files
+        for name in files:
+            game = name.removesuffix(".json")
+            cat = catalogue(code, None if name in SHARED_FILES else game)
+            assert len(cat) > len(catalogue(code)) or name in SHARED_FILES, f"{code}/{name} adds no texts"
+
+
+def test_each_game_words_a_shared_text_its_own_way():
+    assert catalogue("sv", "viceroy").text("3 PP") == "3 MP"  # Viceroy's power points: maktpoäng
+    assert catalogue("sv", "splendor_duel").text("3 PP") == "3 PP"  # Splendor Duel's prestige points
+    assert catalogue("sv", "pyramido").text("Join") == catalogue("sv").text("Join") == "Gå med"
 
 
 def test_localize_translates_every_text_of_a_spec_but_never_a_custom_id():
