@@ -225,6 +225,8 @@ class Reminder:
     deadline: float | None
     prompt_key: str
     kind: str = ""
+    prompt_kind: str = ""  # which decision it waits for (the engine's Prompt.kind)
+    guild_id: int | None = None
 
 
 @dataclass
@@ -864,7 +866,8 @@ class GameService:
                 deadline = next((t.due_at for t in await tx.timers(game.id)
                                  if t.seat == timer.seat and t.kind == "deadline"), None)
                 user = next((s.user_id for s in loaded.seats if s.seat == timer.seat), None)
-                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind)
+                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind,
+                                current.kind, game.guild_id)
             action = loaded.kind.default_action(loaded.state, timer.seat)
             try:
                 result = await self._apply_and_commit(tx, loaded, timer.seat, action, "timeout",
@@ -941,7 +944,10 @@ class GameService:
             # Whose moves were taken back (seats only: a sealed choice made since must stay secret).
             undone_seats = sorted({m[1] for step in steps[target:] for m in step if m[1] is not None})
             event = {"type": "undo", "to": "all", "moves": len(removed), "seats": undone_seats}
-            result = await self._commit(tx, loaded, [], [event], now)
+            # Each seat is told privately which of its own moves went back.
+            mine = [{"type": "undone", "to": seat, "actions": [m[2] for step in steps[target:] for m in step
+                                                              if m[1] == seat]} for seat in undone_seats]
+            result = await self._commit(tx, loaded, [], [event, *mine], now)
             return result
 
     # ------------------------------------------------------------ reading

@@ -26,7 +26,18 @@ from bot.service import ActionResult, GameService, Reminder
 from bot.ui import lockin, sync
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import names_map, prompt_head, split_text, timestamp
+from bot.ui.texts import (
+    jump_link,
+    names_map,
+    ping_text,
+    prompt_head,
+    reminder_text,
+    split_text,
+    timeout_private,
+    timeout_public,
+    timestamp,
+    where_text,
+)
 from engine.api import GameType, Outcome
 
 from .discord_ui import message_kwargs, refile, shown_picture
@@ -201,13 +212,26 @@ class Announcer:
             except Exception:
                 log.exception("announcing for game %s failed", result.game_id)
 
+    def where(self, guild_id: int | None, channel_id: int) -> str:
+        """Where a game is played, for a message read in DMs: the server's name and the channel."""
+        guild = self.client.get_guild(guild_id) if guild_id else None
+        return where_text(guild.name if guild is not None else None, channel_id)
+
     async def _remind(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
             return
-        name = self.presenter(reminder.kind).display_name
-        text = f"⏰ Reminder: {name} game #{reminder.game_id} is waiting for your move ({timestamp(reminder.deadline)})."
+        presenter = self.presenter(reminder.kind)
+        decision = presenter.decision_name(reminder.prompt_kind)
+        prompt = next((m for m in reversed(await self.service.prompt_messages(reminder.game_id))
+                       if m.purpose == "prompt" and m.seat == reminder.seat and m.prompt_key == reminder.prompt_key
+                       and m.message_id), None)
+        link = jump_link(None, prompt.channel_id, prompt.message_id) if prompt is not None else ""
+        text = reminder_text(presenter.display_name, reminder.game_id, decision, reminder.deadline,
+                             self.where(reminder.guild_id, reminder.channel_id), link)
         if await self.dm(reminder.user_id, content=text) is None:
-            await self.send_channel(reminder.channel_id, content=f"<@{reminder.user_id}> {text} Press **My screen** to play.")
+            await self.send_channel(reminder.channel_id, content=ping_text(
+                reminder.user_id, presenter.display_name, reminder.game_id, decision)
+                + f" ({timestamp(reminder.deadline)})")
 
     def event_lines(self, presenter: Presenter, result: ActionResult, names: dict[int, str]) -> list[str]:
         game_type = self.game_type(result.kind)
@@ -229,8 +253,18 @@ class Announcer:
             if text:
                 lines.append(text)
         for seat in result.timed_out:
-            lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
+            lines.append(timeout_public(names.get(seat, f"Seat {seat + 1}")))
         return lines
+
+    def timeout_lines(self, presenter: Presenter, result: ActionResult, seat: int) -> list[str]:
+        """What the bot chose for a seat whose time ran out (for that seat only: the choice may be secret)."""
+        chosen = [a.action for a in result.applied if a.kind == "timeout" and a.seat == seat]
+        if seat not in result.timed_out or not chosen:
+            return []
+        action = chosen[-1]
+        action = action.get("plan", action) if action.get("type") == "decide" and "plan" in action else action
+        return [timeout_private(presenter.display_name, result.game_id, presenter.describe(action),
+                                f" in <#{result.channel_id}>")]
 
     @staticmethod
     def undo_line(event: dict, result: ActionResult, names: dict[int, str]) -> str:
@@ -259,9 +293,11 @@ class Announcer:
                 await self.send_channel(result.channel_id, content=chunk)
         if result.finished:
             await self._post_final(result, presenter, names)
-        for seat, events in result.private.items():
+        for seat in sorted(set(result.private) | set(result.timed_out)):
+            events = result.private.get(seat, [])
             user = next((s.user_id for s in result.seats if s.seat == seat and not s.is_ai), None)
-            texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
+            texts = self.timeout_lines(presenter, result, seat)
+            texts += [t for t in (presenter.private_line(e, names) for e in events) if t]
             if user and texts:
                 await self.dm(user, content="\n".join(texts)[:1900])
         if result.finished or result.status != "active":
@@ -454,8 +490,8 @@ class Announcer:
             # DMs closed: a ping in the channel, the prompt itself comes through "My screen".
             await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
                                                      prompt_key=ctx.key)
-            await self.send_channel(result.channel_id, content=f"<@{s.user_id}>, your move in {presenter.display_name}: "
-                                    "press **My screen** (I cannot DM you).")
+            await self.send_channel(result.channel_id, content=ping_text(
+                s.user_id, presenter.display_name, result.game_id, presenter.decision_name(ctx.prompt.kind)))
 
     async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
                              s: sync.SeatState, old: Any) -> None:

@@ -49,7 +49,7 @@ from bot.ui.spec import (
     Select,
     cut,
 )
-from bot.ui.texts import RECAP_LIMIT, fill_names, recap_text, timestamp
+from bot.ui.texts import RECAP_LIMIT, decision_text, fill_names, recap_text, timestamp, undone_text
 from engine.api import GameType, Outcome, Prompt
 
 __all__ = ["BasePresenter", "PromptKind", "Presenter", "SeatCtx", "TableCtx", "Waiting", "PlanIncomplete"]
@@ -158,6 +158,8 @@ class Presenter(Protocol):
 
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str: ...
 
+    def decision_name(self, prompt_kind: str) -> str: ...
+
     def table(self, ctx: TableCtx, with_image: bool) -> MessageSpec: ...
 
     def table_key(self, public_view: dict) -> str: ...
@@ -252,6 +254,8 @@ class BasePresenter:
 
     def private_line(self, event: dict, names: dict[int, str]) -> str | None:
         """A private event's line in the seat's DMs."""
+        if event.get("type") == "undone":  # the service's undo: which of the seat's own moves went back
+            return undone_text([self.describe(a) for a in event.get("actions", [])])
         text = event.get("text")
         return fill_names(text, names) if text else None
 
@@ -269,6 +273,12 @@ class BasePresenter:
         lines += [self.private_line(e, names) for e in private if e.get("type") not in self.recap_skip]
         kept = [line for line in lines if line]
         return cut(recap_text(kept), RECAP_LIMIT) if kept else None
+
+    # What each prompt kind asks, in words ("your auction choice"): reminders and pings name the decision.
+    decision_names: Mapping[str, str] = {}
+
+    def decision_name(self, prompt_kind: str) -> str:
+        return self.decision_names.get(prompt_kind) or decision_text(prompt_kind)
 
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str:
         return f"• {name}: {'chosen (can still change)' if not waiting else 'to decide'}, {timestamp(deadline)}"

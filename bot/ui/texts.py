@@ -88,6 +88,45 @@ def prompt_head(display_name: str, game_id: int, deadline: float | None, recap: 
     return f"{recap}\n{line}" if recap else line
 
 
+def decision_text(prompt_kind: str) -> str:
+    """A decision named from its prompt kind when the presenter gives no name ("fill_gaps" -> "your fill gaps")."""
+    return "your " + prompt_kind.replace("_", " ") if prompt_kind else "your decision"
+
+
+def undone_text(moves: list[str]) -> str:
+    what = "; ".join(moves) if moves else "your last move"
+    return f"↩ The host's undo took back your move: **{what}**. Your prompt comes again: choose anew."
+
+
+def timeout_public(name: str) -> str:
+    return f"⌛ Time ran out for {name}: the bot decided in their place (they are told what by DM)."
+
+
+def timeout_private(display_name: str, game_id: int, what: str, where: str = "") -> str:
+    return f"⌛ Time ran out for your decision in {display_name} game #{game_id}{where}. I chose for you: **{what}**."
+
+
+def reminder_text(display_name: str, game_id: int, decision: str, deadline: float | None, where: str,
+                  link: str = "") -> str:
+    text = (f"⏰ Reminder: {display_name} game #{game_id}{where} is waiting for {decision} "
+            f"(time runs out {timestamp(deadline)}).")
+    return text + (f" Your prompt: {link}" if link else "")
+
+
+def ping_text(user_id: int, display_name: str, game_id: int, decision: str) -> str:
+    return (f"<@{user_id}>, {display_name} game #{game_id} is waiting for {decision}: press **My screen** "
+            "(I cannot DM you).")
+
+
+def where_text(guild_name: str | None, channel_id: int) -> str:
+    """' on **Server** in #channel' (a channel mention is a link in every client)."""
+    return (f" on **{guild_name}**" if guild_name else "") + (f" in <#{channel_id}>" if channel_id else "")
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 def hours(seconds: int | None) -> str:
     return "none" if seconds is None else f"{seconds / 3600:g} h"
 

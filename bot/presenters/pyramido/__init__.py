@@ -62,6 +62,7 @@ RULES_TOPICS = ["overview", "a turn", "placing", "fit", "scoring", "end", "rulin
 class PyramidoPresenter(BasePresenter):
     name = "pyramido"
     display_name = "Pyramido"
+    decision_names = {"turn": "your turn", "fill_gaps": "the gaps of your floor to fill"}
     embed_color = 0xE0A030
     kinds = {"turn": TurnKind(), "fill_gaps": FillKind()}
     board_command = None

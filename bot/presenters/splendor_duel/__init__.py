@@ -61,6 +61,7 @@ class SplendorDuelPresenter(BasePresenter):
     name = "splendor_duel"
     command_name = "splendorduel"  # /splendorduel, as players type it
     display_name = "Splendor Duel"
+    decision_names = {"turn": "your turn", "discard": "the tokens to return to the bag"}
     embed_color = EMBED_COLOR
     kinds = KINDS
     rules_topics = RULES_TOPICS

@@ -40,6 +40,13 @@ class ViceroyPresenter(BasePresenter):
                   "modules": "Times of Darkness modules, comma-separated: darkness, duo, aristocrats"}
     lobby_footer = "Secret choices come by direct message: allow DMs from server members."
     description = "Play Viceroy: pyramids, secret bids and laws"
+    decision_names = {"setup": "your starting card", "auction": "your auction choice (bid, attack or pass)",
+                      "development": "your development plan", "replan": "a new development plan",
+                      "paint": "your painting", "domain": "your domain card's reward",
+                      "diamond_bid": "your diamond bid's colour", "gems": "your choice of gems",
+                      "attack_pick": "the character your attack takes", "royal_favor": "Royal Favor's card",
+                      "archive": "whether Archive tucks the card", "chancery_return": "the laws to return",
+                      "solo_discard": "the character to discard"}
 
     # ---------------------------------------------------------------- lobby and events
 
