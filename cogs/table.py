@@ -32,8 +32,8 @@ from bot.service import (
 from bot.ui import checks, ids, lockin
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.spec import Button, MessageSpec, PlanIncomplete
-from bot.ui.texts import NOTHING_DRAFTED, hours, names_map, prompt_head, split_text
+from bot.ui.spec import Button, MessageSpec, PlanIncomplete, cut
+from bot.ui.texts import NOTHING_DRAFTED, hours, names_map, no_card_text, prompt_head, split_text
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -311,6 +311,21 @@ class TableCog(commands.Cog, name="Table"):
                                     "everyone is told.", "Undo", act)
 
             await self._safe(interaction, run())
+
+        if p.card_entries():
+            @app_commands.describe(card="The card's number or name")
+            async def card_cmd(interaction: discord.Interaction, card: str) -> None:
+                await self._safe(interaction, self._card(interaction, game, card))
+
+            async def card_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+                with self._tracking(interaction):
+                    return [app_commands.Choice(name=cut(label, 100), value=value[:100])
+                            for value, label in p.card_matches(current)]
+
+            look_up = cmd(name="card", description=f"Look up a {game.title} card: its face and what it does",
+                          callback=card_cmd)
+            look_up.autocomplete("card")(card_complete)
+            group.add_command(look_up)
 
         mine = "secret screen and current choice" if game.type.hidden_information else "current decision"
         for name, description, callback in (
@@ -726,6 +741,16 @@ class TableCog(commands.Cog, name="Table"):
             return
         embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
         await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+
+    async def _card(self, interaction: discord.Interaction, game: _Game, query: str) -> None:
+        p = game.presenter
+        value = p.find_card(query)
+        spec = p.card_page(value) if value is not None else None
+        if spec is None:
+            near = [label for _, label in p.card_matches(query, 8)]
+            raise ServiceError(no_card_text(query, near))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
 
     async def _log(self, interaction: discord.Interaction, game: _Game, count: int) -> None:
         info = await self._game_here(interaction, game)

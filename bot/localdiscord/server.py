@@ -819,6 +819,37 @@ class FakeDiscord:
         await self._deliver_interaction(rec)
         return rec
 
+    async def start_autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, options: dict[str, Any],
+                                 focused: str) -> InteractionRecord:
+        """What a client sends while the user types into an option with autocomplete: the options so far,
+        with ``focused`` marked (its partial text is not checked against choices, as in Discord)."""
+        words = command.strip().lstrip("/").split()
+        cmd = self._find_command(channel, words[0])
+        schema = cmd.get("options", [])
+        path_opts: list[dict[str, Any]] = []
+        container = path_opts
+        for word in words[1:]:
+            sub = next((o for o in schema if o["name"] == word and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise LookupError(f"/{cmd['name']} has no subcommand {word!r}")
+            node: dict[str, Any] = {"name": word, "type": sub["type"], "options": []}
+            container.append(node)
+            container = node["options"]
+            schema = sub.get("options", [])
+        opt = next((o for o in schema if o["name"] == focused), None)
+        if opt is None or not opt.get("autocomplete"):
+            raise LookupError(f"option {focused!r} of /{command} has no autocomplete")
+        for o in schema:
+            if o["name"] in options:
+                container.append({"name": o["name"], "type": o["type"], "value": str(options[o["name"]]),
+                                  **({"focused": True} if o["name"] == focused else {})})
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": path_opts}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        rec = self._interaction_base(user, channel, 4, data, None)
+        await self._deliver_interaction(rec)
+        return rec
+
     def _visible_to(self, message: FakeMessage, user: FakeUser) -> bool:
         if message.deleted:
             return False
@@ -1545,6 +1576,15 @@ class FakeDiscord:
                 if errors:
                     self._refuse(rules.MODALS, where, errors)
             rec.modal = data
+        elif rtype == 8:
+            if rec.type != 4:
+                raise ApiError(400, 40004, "Autocomplete results answer only an autocomplete interaction")
+            choices = data.get("choices")
+            if not isinstance(choices, list) or len(choices) > 25 or any(
+                    not isinstance(c, dict) or not 1 <= len(str(c.get("name", ""))) <= 100
+                    or len(str(c.get("value", ""))) > 100 for c in choices):
+                raise ApiError(400, 50035, "Invalid Form Body: at most 25 choices, names of 1-100 characters")
+            rec.choices = choices
         else:
             self.unimplemented.append(f"interaction callback type {rtype}")
             raise ApiError(501, 0, f"Callback type {rtype} is not implemented by the fake Discord")

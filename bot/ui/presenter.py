@@ -176,6 +176,14 @@ class Presenter(Protocol):
 
     def rules_text(self, topic: str) -> str: ...
 
+    def card_entries(self) -> list[tuple[str, str]]: ...
+
+    def card_page(self, value: str) -> MessageSpec | None: ...
+
+    def card_matches(self, query: str, limit: int = 25) -> list[tuple[str, str]]: ...
+
+    def find_card(self, query: str) -> str | None: ...
+
     def started_line(self, game_type: GameType) -> str: ...
 
 
@@ -362,6 +370,38 @@ class BasePresenter:
         return "\n".join(lines)
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:
+        return None
+
+    # ---------------------------------------------------------------- looking cards up (/<game> card)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        """Every card (or piece) `/<game> card` can show, as (value, label); none: no `card` command."""
+        return []
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        """One card: its full face and a text line per row (or its printed text)."""
+        return None
+
+    def card_matches(self, query: str, limit: int = 25) -> list[tuple[str, str]]:
+        """Cards whose value or label fits what was typed: the exact value first, then labels that start with
+        it, then labels that contain it."""
+        entries = self.card_entries()
+        q = query.strip().lower().lstrip("#")
+        if not q:
+            return entries[:limit]
+        ranked: dict[str, tuple[int, tuple[str, str]]] = {}
+        for value, label in entries:
+            text = label.lower().lstrip("#")
+            rank = 0 if value.lower() == q else 1 if text.startswith(q) else 2 if q in text else None
+            if rank is not None:
+                ranked[value] = (rank, (value, label))
+        return [e for _, e in sorted(ranked.values(), key=lambda r: r[0])][:limit]
+
+    def find_card(self, query: str) -> str | None:
+        """The one card meant by a number or name, or None when none or several fit."""
+        matches = self.card_matches(query, 2)
+        if matches and (matches[0][0].lower() == query.strip().lower().lstrip("#") or len(matches) == 1):
+            return matches[0][0]
         return None
 
     # ---------------------------------------------------------------- rules

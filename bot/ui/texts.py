@@ -127,6 +127,11 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
+def no_card_text(query: str, near: list[str]) -> str:
+    text = f"No single card matches “{query[:50]}”."
+    return text + (" Did you mean: " + "; ".join(near) + "?" if near else " Try its number, or part of its name.")
+
+
 def hours(seconds: int | None) -> str:
     return "none" if seconds is None else f"{seconds / 3600:g} h"
 

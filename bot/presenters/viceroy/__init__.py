@@ -10,8 +10,18 @@ from bot.ui.presenter import BasePresenter, TableCtx, option_value_text
 from bot.ui.spec import Image, MessageSpec, PlanIncomplete
 from bot.ui.texts import fill_names
 from engine.api import GameType, Outcome
+from engine.viceroy import cards as C
 
-from .common import EMBED_COLOR, describe_action, render_pyramid, render_screen, render_table, screen_line
+from .common import (
+    EMBED_COLOR,
+    card_lines,
+    describe_action,
+    render_card,
+    render_pyramid,
+    render_screen,
+    render_table,
+    screen_line,
+)
 from .prompts import KINDS
 from .rules import rules_text as _rules_text
 
@@ -146,6 +156,16 @@ class ViceroyPresenter(BasePresenter):
 
     def rules_text(self, topic: str) -> str:
         return _rules_text(topic)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        return [(str(n), C.label(n)) for n in sorted(C.CARDS)]
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        if not value.isdigit() or int(value) not in C.CARDS:
+            return None
+        number = int(value)
+        return MessageSpec(title=C.label(number), description="\n".join(card_lines(number)),
+                           image=Image("card.png", functools.partial(render_card, number)))
 
 
 PRESENTER = ViceroyPresenter()

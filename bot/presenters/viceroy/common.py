@@ -224,3 +224,46 @@ def law_choice(number: int, entry: Mapping[str, Any], value: str, prefix: str = 
     if not entry.get("slots"):
         return Choice(prefix + C.label(number), value, blocked="no open place for a law (levels 1-4)")
     return Choice(prefix + C.label(number), value, note=f"law, free: {text}")
+
+
+# ------------------------------------------------------------------ /viceroy card
+
+
+def card_lines(number: int) -> list[str]:
+    """A card in words: a line per row (the row's gem, the total cost on that level, the reward) or its text."""
+    data = C.card(number)
+    kind = "law" if C.is_law(number) else "character" if C.is_character(number) else "card"
+    sections = data.get("sections") or {}
+    lines = [f"**{C.label(number)}** ({kind})"]
+    if sections:
+        lines.append("Sections: " + ", ".join(f"{where.replace('_', '-')} {colour}" for where, colour in sections.items()))
+    if C.is_character(number):
+        for level in range(1, 5):
+            row = data["rows"][level - 1]
+            gem = COLOR_LETTER.get(row["cost"], str(row["cost"]))
+            if row["cost"] == C.ANY:
+                gem = f"{row.get('count', 1)} of any colour"
+            lines.append(f"Level {level}: row gem {gem}, costs {cost_text(number, level)} in all "
+                         f"→ {level_reward_text(number, level) or 'nothing'}")
+        lines.append(f"Level 5: costs {cost_text(number, 5)} in all → rows 1-3, or a 15-PP token")
+    if data.get("text"):
+        lines.append(str(data["text"]))
+    for option in data.get("rewards", []):  # a card of printed choices (a domain card)
+        if isinstance(option, dict) and option.get("text"):
+            lines.append(f"• {option['text']}")
+    return lines
+
+
+def cost_text(number: int, level: int) -> str:
+    """What a character costs on a level, with the gems of any colour some cards ask for."""
+    text = gems_text(C.cost(number, level))
+    extra = C.any_cost(number, level)
+    if extra:
+        text = (f"{text} + " if text != "none" else "") + f"{extra} of any colour"
+    return text
+
+
+def render_card(number: int) -> bytes:
+    from rendering import render_card as draw
+
+    return draw(number)
