@@ -66,3 +66,22 @@ async def test_card_command_and_its_autocomplete(fake_discord, tmp_path):
         assert rec.ephemeral and "No single card matches" in rec.reply.content and "Did you mean" in rec.reply.content
     finally:
         await table.stop_bot()
+
+
+def test_the_rules_explain_the_game_to_players_and_name_every_law():
+    import re
+
+    from bot.presenters.viceroy.rules import rules_text
+
+    p = presenter_for("viceroy")
+    for topic in ("goal", "turn", "costs", "scoring", "icons"):
+        assert topic in p.rules_topics and "No rules page" not in rules_text(topic)
+    scoring = rules_text("scoring")
+    for row in ("Circles", "Infinite gems", "Laws", "Power points", "Magic", "Sets", "Attacks"):
+        assert f"**{row}**" in scoring, row
+    assert rules_text("turn").count("\n") >= 5 and "Flask" in rules_text("icons")
+    laws = rules_text("laws")
+    mentioned = {int(n) for n in re.findall(r"\b(\d{2})\b", laws)} | {
+        n for a, b in re.findall(r"\b(\d{2})-(\d{2})\b", laws) for n in range(int(a), int(b) + 1)}
+    assert set(range(65, 89)) <= mentioned, sorted(set(range(65, 89)) - mentioned)
+    assert "developers" not in rules_text("overview")

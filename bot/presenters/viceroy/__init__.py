@@ -25,7 +25,7 @@ from .common import (
 from .prompts import KINDS
 from .rules import rules_text as _rules_text
 
-RULES_TOPICS = ["overview", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "darkness", "revised",
+RULES_TOPICS = ["overview", "goal", "turn", "costs", "scoring", "icons", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "darkness", "revised",
                 "duo", "aristocrats", "bot"]
 PHASE_TITLES = {"domain": " · domain cards", "setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
                 "painting": " · painting", "over": " · over"}
