@@ -1118,6 +1118,44 @@ class GameService:
             await self._game(tx, game_id)
             return [LogEntry(s, v, e) for s, v, e in await tx.events(game_id, after_seq=after_seq, limit=limit)]
 
+    # ------------------------------------------------------------ finished games
+
+    async def finished_games(self, kind: str, guild_id: int | None, channel_id: int | None = None) -> list[GameInfo]:
+        """The finished games of a kind on a server (in one channel when given), newest first."""
+        games = await self.list_games(statuses=("finished",), guild_id=guild_id)
+        return sorted((g for g in games if g.kind == kind and (channel_id is None or g.channel_id == channel_id)),
+                      key=lambda g: -g.id)
+
+    async def game_record(self, game_id: int) -> dict:
+        """The replayable record of a started game (bot/export.py): options, seed, seats, actions, names."""
+        from bot.export import ExportError
+        from bot.export import game_record as record
+
+        async with self.storage.reading() as tx:
+            try:
+                return await record(tx, game_id)
+            except ExportError as exc:
+                raise GameNotStarted(str(exc)) from None
+
+    async def rematch(self, game_id: int, by_user_id: int) -> GameInfo:
+        """A new lobby in the finished game's channel with the same seats (people and AIs) and options; the
+        player who asked is its host. Anyone may leave it before the start."""
+        old = await self.game(game_id)
+        if old.status != "finished":
+            raise NotAllowed("A rematch can be asked for once the game is over.")
+        mine = next((s for s in old.seats if s.user_id == by_user_id and not s.is_ai), None)
+        if mine is None:
+            raise NotInGame("Only a player of this game can ask for a rematch.")
+        options = {**old.options, "seats": len(old.seats)}
+        info = await self.create_lobby(old.guild_id, old.channel_id, by_user_id, mine.display_name, kind=old.kind,
+                                       options=options, time_limit=old.time_limit)
+        for s in sorted(old.seats, key=lambda s: s.seat):
+            if s.is_ai:
+                info = await self.add_ai(info.id, by_user_id, s.display_name)
+            elif s.user_id is not None and s.user_id != by_user_id:
+                info = await self.join(info.id, s.user_id, s.display_name)
+        return info
+
     # ------------------------------------------------------------ preferences and prompt messages
 
     async def get_pref(self, user_id: int, key: str) -> str | None:

@@ -23,10 +23,12 @@ import discord
 
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
-from bot.ui import lockin, sync
+from bot.ui import ids, lockin, sync
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
+from bot.ui.spec import Button
 from bot.ui.texts import (
+    REMATCH,
     jump_link,
     names_map,
     ping_text,
@@ -322,6 +324,8 @@ class Announcer:
         for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
             if str(i) in posted:
                 continue
+            if i == 0:  # the score sheet offers the same table again
+                spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
             msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
             if msg is not None:
                 await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,

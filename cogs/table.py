@@ -8,6 +8,8 @@ announcer. Nothing here knows a game's rules or texts.
 import asyncio
 import contextlib
 import inspect
+import io
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -31,9 +33,19 @@ from bot.service import (
 )
 from bot.ui import checks, ids, lockin
 from bot.ui.drafts import RECAP, load_draft
+from bot.ui.history import HISTORY_SIZE, STATS_GAMES, history_line, history_text, stats_table, stats_text
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button, MessageSpec, PlanIncomplete, cut
-from bot.ui.texts import NOTHING_DRAFTED, hours, names_map, no_card_text, prompt_head, split_text
+from bot.ui.texts import (
+    IN_A_SERVER,
+    NOTHING_DRAFTED,
+    export_text,
+    hours,
+    names_map,
+    no_card_text,
+    prompt_head,
+    split_text,
+)
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -146,12 +158,28 @@ class TableCog(commands.Cog, name="Table"):
         perms = getattr(interaction.user, "guild_permissions", None)
         return bool(perms and (perms.manage_guild or perms.administrator))
 
-    async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+    async def _game_here(self, interaction: discord.Interaction, game: _Game, *, finished_ok: bool = False,
+                         game_id: int | None = None) -> GameInfo:
+        """The game a command is about: `game_id` when given (a finished one too), else the channel's open game
+        (in DMs: the user's), else, for commands that only look (`finished_ok`), the channel's latest game."""
+        if game_id is not None:
+            return await self._numbered_game(interaction, game, game_id)
         if interaction.guild_id is None:
             return await self._game_of_user(interaction, game)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if (info is None or info.kind != game.name) and finished_ok:
+            done = await self.service.finished_games(game.name, interaction.guild_id, interaction.channel_id)
+            info = done[0] if done else None
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
+        return info
+
+    async def _numbered_game(self, interaction: discord.Interaction, game: _Game, game_id: int) -> GameInfo:
+        """Game #N, if it is one of this kind that the user may look at: hosted on this server, or theirs."""
+        info = await self.service.game(game_id)
+        seated = any(s.user_id == interaction.user.id for s in info.seats)
+        if info.kind != game.name or not (seated or (interaction.guild_id and info.guild_id == interaction.guild_id)):
+            raise ServiceError(f"There is no {game.title} game #{game_id} here.")
         return info
 
     async def _game_of_user(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
@@ -226,16 +254,35 @@ class TableCog(commands.Cog, name="Table"):
         async def waiting(interaction: discord.Interaction) -> None:
             await self._safe(interaction, self._waiting(interaction, game))
 
-        async def status(interaction: discord.Interaction) -> None:
-            await self._safe(interaction, self._status(interaction, game))
+        @app_commands.describe(game_number="A game's number (default: this channel's game, or its latest)")
+        async def status(interaction: discord.Interaction, game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._status(interaction, game, game_number))
 
-        @app_commands.describe(player="Whose board (default: yours)")
-        async def show(interaction: discord.Interaction, player: discord.User | None = None) -> None:
-            await self._safe(interaction, self._show(interaction, game, player))
+        @app_commands.describe(player="Whose board (default: yours)",
+                               game_number="A game's number (default: this channel's game, or its latest)")
+        async def show(interaction: discord.Interaction, player: discord.User | None = None,
+                       game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._show(interaction, game, player, game_number))
 
-        @app_commands.describe(count="How many events (default 15)")
-        async def log_cmd(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
-            await self._safe(interaction, self._log(interaction, game, count))
+        @app_commands.describe(count="How many events (default 15)",
+                               game_number="A game's number (default: this channel's game, or its latest)")
+        async def log_cmd(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15,
+                          game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._log(interaction, game, count, game_number))
+
+        async def history(interaction: discord.Interaction) -> None:
+            await self._safe(interaction, self._history(interaction, game))
+
+        @app_commands.describe(player="Whose results (default: the server's leaderboard)")
+        async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+            await self._safe(interaction, self._stats(interaction, game, player))
+
+        @app_commands.describe(game_number="A game's number (default: this channel's game, or its latest)")
+        async def export(interaction: discord.Interaction, game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._export(interaction, game, game_number))
+
+        for callback in (status, show, log_cmd, export):  # the option is called "game" on Discord
+            app_commands.rename(game_number="game")(callback)
 
         @app_commands.describe(topic="Which part of the rules")
         @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in p.rules_topics])
@@ -333,7 +380,10 @@ class TableCog(commands.Cog, name="Table"):
                 ("waiting", "Who the game is waiting for, and until when", waiting),
                 ("status", "The table as it stands", status),
                 ("show", p.board_description if hasattr(p, "board_description") else "Show a player's board", show),
-                ("log", "The latest public events of this game", log_cmd),
+                ("log", "The latest public events of this game (or of a finished one)", log_cmd),
+                ("history", "The finished games of this server", history),
+                ("stats", "Results on this server: a player's, or the leaderboard", stats),
+                ("export", "The replayable record of a game, as a file", export),
                 ("rules", f"The rules of {game.title} and this bot's rulings", rules),
                 ("settings", "Host: change the time limit per decision", settings),
                 ("abandon", "Host or admin: abandon the game in this channel", abandon),
@@ -445,6 +495,8 @@ class TableCog(commands.Cog, name="Table"):
             control = ids.ControlId.decode(custom_id)
             if control is not None and control.surface == "table" and control.op == "screen":
                 await self.show_screen(interaction, control.game)
+            elif control is not None and control.surface == "table" and control.op == "rematch":
+                await self._safe(interaction, self._rematch(interaction, control.game))
             elif control is not None and control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
                 await self._safe(interaction, self._confirmed(interaction, control.op))
             elif control is not None and control.surface == "lobby":
@@ -711,8 +763,8 @@ class TableCog(commands.Cog, name="Table"):
         rows = [game.presenter.waiting_line(names.get(s, str(s)), p.waiting, p.deadline) for s, p in sorted(pend.items())]
         await interaction.response.send_message("\n".join(rows) or "Nobody: the game is resolving or over.", ephemeral=True)
 
-    async def _status(self, interaction: discord.Interaction, game: _Game) -> None:
-        info = await self._game_here(interaction, game)
+    async def _status(self, interaction: discord.Interaction, game: _Game, game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         if info.status == "lobby":
             await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
             return
@@ -723,11 +775,11 @@ class TableCog(commands.Cog, name="Table"):
                        [Waiting(s, names.get(s, str(s)), p.deadline, p.waiting) for s, p in sorted(state.pending.items())],
                        state.status)
         spec = game.presenter.table(ctx, with_image=True)
-        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+        await interaction.followup.send(**await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
-    async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
-        info = await self._game_here(interaction, game)
+    async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None,
+                    game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         target = player or interaction.user
         seat = next((s.seat for s in info.seats if s.user_id == target.id), None)
         if seat is None:
@@ -739,8 +791,52 @@ class TableCog(commands.Cog, name="Table"):
         if spec is None:
             await interaction.followup.send("There is no board to show in this game.")
             return
-        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await interaction.followup.send(embed=embed, file=file)  # type: ignore[arg-type]
+        await interaction.followup.send(**await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
+
+    async def _history(self, interaction: discord.Interaction, game: _Game) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError(IN_A_SERVER)
+        done = (await self.service.finished_games(game.name, interaction.guild_id))[:HISTORY_SIZE]
+        lines = []
+        for info in done:
+            scores = await self.service.final_scores(info.id) or []
+            lines.append(history_line(info, scores))
+        await interaction.response.send_message(history_text(game.title, game.command, lines), ephemeral=True)
+
+    async def _stats(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError(IN_A_SERVER)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = stats_table(await self._results(game, interaction.guild_id))
+        await interaction.followup.send(stats_text(game.title, table, player.id if player else None,
+                                                   player.display_name if player else None), ephemeral=True)
+
+    async def _results(self, game: _Game, guild_id: int) -> list[tuple[GameInfo, list[dict]]]:
+        done = (await self.service.finished_games(game.name, guild_id))[:STATS_GAMES]
+        return [(info, await self.service.final_scores(info.id) or []) for info in done]
+
+    async def _export(self, interaction: discord.Interaction, game: _Game, game_id: int | None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
+        if info.status == "active" and not any(s.user_id == interaction.user.id for s in info.seats) \
+                and not self._is_admin(interaction):
+            raise ServiceError("A game in progress is exported for its players (and admins) only; finished ones "
+                               "for everyone.")
+        record = await self.service.game_record(info.id)
+        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        await interaction.response.send_message(
+            export_text(game.title, info.id, len(record.get("actions", []))), ephemeral=True,
+            file=discord.File(io.BytesIO(data), filename=f"{game.name}-{info.id}.json"))
+
+    async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        where = await self.service.game(game_id)
+        problem = checks.origin_problem(where.guild_id, where.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=False)
+        if problem is not None:
+            raise ServiceError(problem)
+        info = await self.service.rematch(game_id, interaction.user.id)
+        await interaction.response.send_message(**await self._lobby_message(info))
+        msg = await interaction.original_response()
+        await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
 
     async def _card(self, interaction: discord.Interaction, game: _Game, query: str) -> None:
         p = game.presenter
@@ -752,8 +848,8 @@ class TableCog(commands.Cog, name="Table"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
 
-    async def _log(self, interaction: discord.Interaction, game: _Game, count: int) -> None:
-        info = await self._game_here(interaction, game)
+    async def _log(self, interaction: discord.Interaction, game: _Game, count: int, game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         entries = await self.service.public_log(info.id)
         names = names_map(info.seats)
         lines = []

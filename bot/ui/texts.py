@@ -132,6 +132,15 @@ def no_card_text(query: str, near: list[str]) -> str:
     return text + (" Did you mean: " + "; ".join(near) + "?" if near else " Try its number, or part of its name.")
 
 
+IN_A_SERVER = "Use this command in a server channel: it is about that server's games."
+REMATCH = "Rematch"
+
+
+def export_text(title: str, game_id: int, moves: int) -> str:
+    return (f"The record of {title} game #{game_id}: {moves} moves, replayable "
+            "(`python -m bot.export` describes the format).")
+
+
 def hours(seconds: int | None) -> str:
     return "none" if seconds is None else f"{seconds / 3600:g} h"
 
