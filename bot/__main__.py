@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from bot.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
-    from bot.app import ViceroyBot
+    from bot.app import GameMasterBot
 
 log = logging.getLogger("bot")
 
@@ -31,7 +31,7 @@ def _one_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
-async def _run(bot: ViceroyBot, token: str) -> None:
+async def _run(bot: GameMasterBot, token: str) -> None:
     """``Client.start`` in two steps, so that start-up failures are told apart from later ones."""
     import aiohttp
     import discord
@@ -58,7 +58,7 @@ async def _run(bot: ViceroyBot, token: str) -> None:
 
 
 def run_bot(settings: Settings, token: str) -> int:
-    from bot.app import ViceroyBot
+    from bot.app import make_bot
     from bot.instance_lock import InstanceLock, InstanceLockHeld, lock_path_for
     from bot.storage.base import is_postgres_url
 
@@ -71,7 +71,7 @@ def run_bot(settings: Settings, token: str) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        bot = ViceroyBot(settings)
+        bot = make_bot(settings)
         try:
             asyncio.run(_run(bot, token))
         except StartupError as exc:

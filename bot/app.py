@@ -34,7 +34,8 @@ class GameMasterBot(commands.Bot):
     def __init__(self, settings: Settings, *, clock: Clock | None = None, poll_interval: float = 60.0) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and guild caches; no message content, no member list
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         **self._gateway_options(settings))
         self.settings = settings
         self.clock = clock
         self.poll_interval = poll_interval
@@ -48,6 +49,15 @@ class GameMasterBot(commands.Bot):
         # tests wait on them instead of on quiet time.
         self.in_hand: dict[int, int] = {}
         self.handled: OrderedDict[int, None] = OrderedDict()
+
+    @staticmethod
+    def _gateway_options(settings: Settings) -> dict:
+        return {}
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process's gateway shards receive `guild_id`'s events (None: DMs, shard 0).  Start-up
+        catch-up covers only these games: with several processes each game has one owner."""
+        return self.settings.owns_guild(guild_id)
 
     @contextlib.contextmanager
     def handling_interaction(self, interaction_id: int) -> Iterator[None]:
@@ -116,6 +126,23 @@ class GameMasterBot(commands.Bot):
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
+
+
+class ShardedGameMasterBot(GameMasterBot, commands.AutoShardedBot):
+    """The same bot over a range of Discord shards (VICEROY_SHARDS / VICEROY_SHARD_IDS).  Several such
+    processes may share one PostgreSQL database: games live only there, so any process can apply an action
+    to any game (a DM click arrives on shard 0, whatever server the game is in)."""
+
+    @staticmethod
+    def _gateway_options(settings: Settings) -> dict:
+        ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        return {"shard_count": settings.shard_count, "shard_ids": ids}
+
+
+def make_bot(settings: Settings, **options) -> GameMasterBot:
+    """The bot for these settings: sharded when VICEROY_SHARDS is set, a single connection otherwise."""
+    cls = ShardedGameMasterBot if settings.sharded else GameMasterBot
+    return cls(settings, **options)
 
 
 ViceroyBot = GameMasterBot  # the name earlier versions used

@@ -8,8 +8,10 @@ the same mutual exclusion and forgets the key as soon as the last holder or wait
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
+from typing import Any
 
 
 class KeyedLocks:
@@ -37,3 +39,18 @@ class KeyedLocks:
             entry[1] -= 1
             if entry[1] == 0:
                 del self._entries[key]
+
+
+class Recent(OrderedDict):
+    """A dict that keeps only the `size` keys set most recently: a per-game memo (what was last announced,
+    which picture a message shows) that must not grow with every game the process ever touched."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: Hashable, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)

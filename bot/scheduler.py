@@ -1,6 +1,6 @@
 """Deadline scheduler: sleeps until the next due timer in the database and fires it.
 
-Timers live in SQLite, so a restart loses nothing: on start the scheduler marks reminders that are already
+Timers live in the database, so a restart loses nothing: on start the scheduler marks reminders that are already
 past as sent (no flood of stale reminders) and then applies every expired deadline exactly once.
 """
 
@@ -45,6 +45,8 @@ class Scheduler:
         self._wake.set()
 
     async def start(self) -> None:
+        # Timers other processes add (several processes on PostgreSQL) wake this one too.
+        await self.service.storage.listen_timers(self.wake)
         skipped = await self.service.skip_missed_reminders(self.clock.now())
         if skipped:
             log.info("skipped %d reminders that fell due while the bot was down", skipped)

@@ -13,7 +13,7 @@ import random
 import secrets
 import zlib
 from collections.abc import AsyncIterator, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.clock import Clock, SystemClock
@@ -202,9 +202,13 @@ class ActionResult:
     _TRANSIENT = ("public_view", "views", "drafts", "pending")
 
     def to_blob(self) -> bytes:
-        d = {k: v for k, v in asdict(self).items() if k not in self._TRANSIENT}
+        # Field by field, not dataclasses.asdict: that deep-copies every event and view first (half of a
+        # SQLite submission's time went there).  json.dumps writes int keys as strings, as asdict's did.
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self._TRANSIENT}
+        d["applied"] = [vars(a) for a in self.applied]
+        d["seats"] = [vars(s) for s in self.seats]
         d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
-        return zlib.compress(json.dumps(d, separators=(",", ":")).encode())
+        return zlib.compress(json.dumps(d, separators=(",", ":")).encode(), 1)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ActionResult:

@@ -17,10 +17,12 @@ import json
 import logging
 import zlib
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import discord
 
+from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
 from bot.ui import ids, lockin, sync
@@ -85,19 +87,20 @@ class Announcer:
         self.service = service
         self.game_type = game_type
         self.presenter = presenter
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()  # one per game while announcing it, none for idle games
         self._tasks: set[asyncio.Task] = set()
         self._running = 0  # announcements in progress
-        self._synced: dict[int, int] = {}  # game id -> version its messages were last brought in line with
+        self._synced: dict[int, int] = Recent(2000)  # game id -> version its messages were last brought in line with
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
-        self._pictures: dict[int, discord.Attachment] = {}
+        self._pictures: dict[int, discord.Attachment] = Recent(2000)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with announcer.lock(game_id):`` serialises one game's announcements in this process."""
+        return self._locks.hold(game_id)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -354,8 +357,10 @@ class Announcer:
         their prompt, so every active game's messages are brought up to date, and a game that finished
         recently without its score sheet gets it."""
         cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
+        # Several processes over shards: each catches up the games of its own shards' servers.
+        owns = getattr(self.client, "owns_guild", lambda guild_id: True)
         for game in await self.service.list_games(statuses=("finished",)):
-            if game.updated_at < cutoff:
+            if game.updated_at < cutoff or not owns(game.guild_id):
                 continue
             async with self.lock(game.id):
                 try:
@@ -364,6 +369,8 @@ class Announcer:
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):
+            if not owns(game.guild_id):
+                continue
             async with self.lock(game.id):
                 try:
                     await self.sync_messages(await self.service.table_state(game.id))

@@ -251,6 +251,10 @@ def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] |
             img.paste(pim, (x + (col_w - pim.width) // 2, y))
             x += col_w + GAP
         y += rh + GAP
+    if public_view.get("invasion"):  # the Invasion module's part of the view: monster stack and combat cards
+        from .invasion import below, invasion_image
+
+        img = below(img, invasion_image(public_view, names))
     return _fit(img)
 
 

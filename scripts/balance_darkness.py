@@ -3,8 +3,10 @@
 For every configuration it reports the score distribution, and for every card how often it ends in a pyramid
 and how much it *shifts its owner's win rate*: the win share of the seats that played it minus the win share
 of the seats that did not, in the same configuration (a shared victory counts 1/k for k winners). The designed
-cards (aristocrats, aristocrat laws, revised laws, and each domain-card reward) pass when no shift exceeds the
-strongest base card's (cards seen at least ``--min-plays`` times).
+cards (aristocrats, aristocrat laws, revised laws, each domain-card reward, the Invasion laws and each monster,
+whose "owner" is a seat that gained its reward) pass when no shift exceeds the strongest base card's (cards
+seen at least ``--min-plays`` times). Combat penalty cards are reported apart: they must hurt (a negative shift)
+but never dominate (no larger than the strongest base card's shift).
 
     python scripts/balance_darkness.py --games 1000 --out docs/balance-darkness.md
 
@@ -27,6 +29,7 @@ from engine.viceroy import GAME, apply_action, new_game  # noqa: E402
 from engine.viceroy import cards as C  # noqa: E402
 from engine.viceroy.ai import choose_action  # noqa: E402
 from engine.viceroy.modules.carddata import ARISTOCRAT_LAWS, ARISTOCRATS, DOMAIN, REVISED_LAWS  # noqa: E402
+from engine.viceroy.modules.invasion_data import INVASION_LAWS, monster  # noqa: E402
 from engine.viceroy.prompts import pending  # noqa: E402
 
 CONFIGS: list[tuple[str, int, list[str]]] = [
@@ -39,8 +42,14 @@ CONFIGS: list[tuple[str, int, list[str]]] = [
     ("duo+darkness+aristocrats 2p", 2, ["duo", "darkness", "aristocrats"]),
     ("base solo", 1, []),
     ("duo solo", 1, ["duo"]),
+    ("invasion 3p", 3, ["invasion"]),
+    ("darkness+aristocrats+invasion 3p", 3, ["darkness", "aristocrats", "invasion"]),
+    ("invasion 2p", 2, ["invasion"]),
+    ("duo+invasion 2p", 2, ["duo", "invasion"]),
+    ("invasion solo", 1, ["invasion"]),
 ]
-DESIGNED = set(ARISTOCRATS) | set(ARISTOCRAT_LAWS)
+DESIGNED = set(ARISTOCRATS) | set(ARISTOCRAT_LAWS) | set(INVASION_LAWS)
+PENALTY = "combat penalty card (one or more)"
 ENDOWMENT = 66
 
 
@@ -73,6 +82,8 @@ def run(games: int, seed: int) -> dict:
         played: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
         designed: set[str] = set()
         domain: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+        penalties: list[float] = [0, 0.0]
+        penalty_counts: list[int] = []
         seats_total, share_total = 0, 0.0
         for i in range(games):
             state = play(players, modules, seed + i)
@@ -102,6 +113,19 @@ def run(games: int, seed: int) -> dict:
                     domain[key][0] += 1
                     domain[key][1] += share
                     designed.add(key)
+                invasion = state["ext"].get("invasion")
+                if invasion is not None:
+                    # A monster's owner: a seat that gained its reward (the topmost monster it defeated).
+                    gained = {e["monster"] for e in state["log"] if e["type"] == "monster_reward" and e["seat"] == seat}
+                    for number in gained:
+                        key = f"monster: {monster(number)['name']}"
+                        domain[key][0] += 1
+                        domain[key][1] += share
+                        designed.add(key)
+                    if invasion["penalties"][seat]:
+                        penalties[0] += 1
+                        penalties[1] += share
+                    penalty_counts.append(len(invasion["penalties"][seat]))
         for key, value in domain.items():
             played[key] = value
         shifts = {}
@@ -109,9 +133,12 @@ def run(games: int, seed: int) -> dict:
             rest_n, rest_share = seats_total - n, share_total - share
             if n and rest_n:
                 shifts[key] = (n, share / n - rest_share / rest_n)
+        rest_n, rest_share = seats_total - penalties[0], share_total - penalties[1]
+        penalty = (penalties[0], penalties[1] / penalties[0] - rest_share / rest_n) if penalties[0] and rest_n else None
         results[name] = {
             "players": players, "modules": modules, "games": games, "totals": totals, "winners": winners,
             "shifts": shifts, "designed": designed, "seats": seats_total, "cpu": time.process_time() - start,
+            "penalty": penalty, "penalty_counts": penalty_counts,
         }
         print(f"{name}: {games} games in {results[name]['cpu']:.0f} CPU s", file=sys.stderr)
     return results
@@ -167,7 +194,30 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
             lines.append(f"| {key} | {n} | {n / r['seats']:.1%} | {shift:+.3f} | "
                          f"{'yes' if ok else 'NO'}{' (few plays)' if n < min_plays else ''} |")
         lines.append("")
-    lines += ["## Verdict", "", "All designed cards shift their owner's win rate no more than the strongest base card."
+    rows = [(name, r) for name, r in results.items() if r["penalty_counts"]]
+    if rows:
+        lines += ["## Combat penalty cards (Invasion)", "",
+                  "A seat that defeats no monster in a combat takes a penalty card (-4 PP). They must hurt (a negative "
+                  "shift) but never dominate (no larger than the strongest base card's shift).", "",
+                  "| Configuration | Penalty cards per seat | Seats with one or more | Shift | Limit | Hurts, never dominates |",
+                  "|---|---|---|---|---|---|"]
+        for name, r in rows:
+            counts = r["penalty_counts"]
+            share = sum(1 for c in counts if c) / len(counts)
+            if r["players"] == 1 or r["penalty"] is None:
+                lines.append(f"| {name} | {statistics.mean(counts):.2f} | {share:.1%} | (solo) | | |")
+                continue
+            ref_name = next(n for n, x in results.items() if x["players"] == r["players"] and not x["modules"])
+            limit = abs(_strongest(results[ref_name], min_plays)[1])
+            shift = r["penalty"][1]
+            ok = -limit <= shift < 0
+            if not ok:
+                failures.append(f"{name}: {PENALTY} shift {shift:+.3f} (limit {limit:.3f})")
+            lines.append(f"| {name} | {statistics.mean(counts):.2f} | {share:.1%} | {shift:+.3f} | {limit:.3f} | "
+                         f"{'yes' if ok else 'NO'} |")
+        lines.append("")
+    lines += ["## Verdict", "", "All designed cards shift their owner's win rate no more than the strongest base card"
+              + ("; combat penalty cards hurt but never dominate." if rows else ".")
               if not failures else "Designed cards over the limit: " + "; ".join(failures), ""]
     cpu = sum(r["cpu"] for r in results.values())
     lines.append(f"{sum(r['games'] for r in results.values())} games, {cpu:.0f} CPU seconds.")

@@ -71,10 +71,23 @@ async def connect_client(world: FakeDiscord, client: discord.Client, token: str 
             raise RuntimeError("the client stopped before it became ready")
         await close_client(client, task)
         raise TimeoutError(f"client not ready after {timeout}s")
-    want = set(world.guilds)
+    count = _shard_count(client, world)
+    shards = _shards_of(client, world)
+    want = {g for g in world.guilds if world.shard_of(g, count) in shards}  # the guilds of its shards
     await world.wait_for(lambda: want <= {g.id for g in client.guilds}, timeout=timeout,
                          what="the client to know every guild")
     return task
+
+
+def _shard_count(client: discord.Client, world: FakeDiscord) -> int:
+    return client.shard_count or (world.shard_count if isinstance(client, discord.AutoShardedClient) else 1)
+
+
+def _shards_of(client: discord.Client, world: FakeDiscord) -> set[int]:
+    """The shard ids a client runs (an AutoShardedClient without shard_ids runs all of them)."""
+    if isinstance(client, discord.AutoShardedClient):
+        return set(client.shard_ids or range(_shard_count(client, world)))
+    return {client.shard_id or 0}
 
 
 async def close_client(client: discord.Client, task: asyncio.Task[Any] | None = None,

@@ -53,6 +53,11 @@ MESSAGE_FLAG_EPHEMERAL = 64
 MESSAGE_FLAG_LOADING = 128
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's documented formula)."""
+    return (guild_id >> 22) % shard_count
+
+
 class SnowflakeFactory:
     """Monotonic snowflakes built from the wall clock, like Discord's (discord.py reads their time)."""
 
@@ -66,6 +71,17 @@ class SnowflakeFactory:
         if value <= self._last:
             value = self._last + 1
         self._last = value
+        return value
+
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose guild would be on `shard_id` of `shard_count` (Discord routes a guild to
+        shard ``(id >> 22) % shard_count``): the time part moved at most ``shard_count - 1`` ms ahead."""
+        value = self()
+        ms = value >> 22
+        ahead = (shard_id - ms) % shard_count
+        if ahead:
+            value = ((ms + ahead) << 22) | (value & 0x3FFFFF)
+            self._last = value
         return value
 
 

@@ -43,6 +43,7 @@ from .model import (
     SnowflakeFactory,
     WaitTimeout,
     iso,
+    shard_of,
 )
 from .ratelimit import RateLimiter
 from .users import FakeUser
@@ -111,6 +112,8 @@ class Fault:
 
 
 SEND_TIMEOUT = 2.0  # seconds a gateway frame may take to reach a connection before it is given up
+# Discord closes a session whose shard would hold more guilds than this with 4011 "Sharding required".
+MAX_GUILDS_PER_SHARD = 2500
 
 
 @dataclass
@@ -125,6 +128,7 @@ class RequestRecord:
 class GatewaySession:
     id: str
     user_id: int
+    shard: tuple[int, int] = (0, 1)  # (shard_id, shard_count) from IDENTIFY
     seq: int = 0
     buffer: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     conn: GatewayConnection | None = None
@@ -132,6 +136,13 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.conn is not None
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session gets an event of `guild_id` (None: not of a guild, e.g. a DM: shard 0)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
 
 
 @dataclass(eq=False)
@@ -162,8 +173,12 @@ class FakeDiscord:
 
     def __init__(self, *, token: str | None = None, bot_name: str = "Viceroy GM",
                  interaction_deadline: float | None = 3.0, checks: Any = None,
-                 rate_limit_scale: float = 0.05) -> None:
+                 rate_limit_scale: float = 0.05, shard_count: int = 1) -> None:
         self.snowflake = SnowflakeFactory()
+        # The number of shards GET /gateway/bot recommends; sessions may IDENTIFY with any count that keeps
+        # each shard within max_guilds_per_shard guilds.
+        self.shard_count = shard_count
+        self.max_guilds_per_shard = MAX_GUILDS_PER_SHARD
         self.token = token or f"fake.{secrets.token_hex(12)}"
         self.application_id = self.snowflake()
         self.bot = FakeUser(id=self.application_id, name=bot_name, world=self, bot=True)
@@ -216,8 +231,11 @@ class FakeDiscord:
     def bot_user_id(self) -> int:
         return self.bot.id
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        gid = self.snowflake()
+    def add_guild(self, name: str, *, owner: FakeUser | None = None, shard: int | None = None) -> FakeGuild:
+        """A server with the bot in it; `shard` picks an id that lands on that shard of ``shard_count``."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} is not one of the {self.shard_count} shards")
+        gid = self.snowflake() if shard is None else self.snowflake.on_shard(shard, self.shard_count)
         owner = owner or self.owner
         guild = FakeGuild(id=gid, name=name, owner_id=owner.id, world=self)
         guild.roles[gid] = self._role_payload(gid, "@everyone", MEMBER_PERMISSIONS, 0)
@@ -270,6 +288,15 @@ class FakeDiscord:
             guild.member_ids.remove(user.id)
             guild.member_roles.pop(user.id, None)
             self._later_dispatch("GUILD_MEMBER_REMOVE", lambda: {"guild_id": str(guild.id), "user": user.payload()})
+
+    def shard_of(self, guild: FakeGuild | int, shard_count: int | None = None) -> int:
+        """The shard (of `shard_count`, default the recommended count) that receives `guild`'s events."""
+        gid = guild if isinstance(guild, int) else guild.id
+        return shard_of(gid, shard_count or self.shard_count)
+
+    def sessions_on(self, shard_id: int) -> list[GatewaySession]:
+        """The live gateway sessions that identified as `shard_id`."""
+        return [s for s in self.sessions.values() if s.connected and s.shard[0] == shard_id]
 
     def shares_guild_with_bot(self, user: FakeUser) -> bool:
         return any(user.id in g.member_ids and self.bot.id in g.member_ids for g in self.guilds.values())
@@ -999,9 +1026,13 @@ class FakeDiscord:
         loop.create_task(self.dispatch(event, build()))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH to every live session (buffered for replay if the session is disconnected)."""
+        """Send a DISPATCH to every session of the event's shard (buffered for replay if the session is
+        disconnected): a guild's events go to shard ``(guild_id >> 22) % shard_count``, the rest to shard 0."""
         self._last_activity = time.monotonic()
+        gid = _event_guild(event, data)
         for session in list(self.sessions.values()):
+            if not session.receives(gid):
+                continue  # another shard's guild (or a DM, which only shard 0 gets)
             session.seq += 1
             frame = {"op": 0, "t": event, "s": session.seq, "d": data}
             session.buffer.append((session.seq, frame))
@@ -1045,13 +1076,21 @@ class FakeDiscord:
             if d.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
-            session = GatewaySession(id=secrets.token_hex(16), user_id=self.bot.id)
+            shard = _identify_shard(d.get("shard"))
+            if shard is None:
+                await conn.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            mine = [g for g in self.guilds.values() if shard_of(g.id, shard[1]) == shard[0]]
+            if len(mine) > self.max_guilds_per_shard:
+                await conn.ws.close(code=4011, message=b"Sharding required.")
+                return
+            session = GatewaySession(id=secrets.token_hex(16), user_id=self.bot.id, shard=shard)
             self.sessions[session.id] = session
             session.conn = conn
             conn.session = session
             ready = {
                 "v": 10, "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
                 "session_id": session.id, "session_type": "normal", "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
                 "relationships": [], "presences": [], "guild_join_requests": [], "geo_ordered_rtc_regions": [],
@@ -1060,7 +1099,7 @@ class FakeDiscord:
             if d.get("shard"):
                 ready["shard"] = d["shard"]
             await self._send_to_session(session, "READY", ready)
-            for guild in list(self.guilds.values()):
+            for guild in mine:
                 await self._send_to_session(session, "GUILD_CREATE", self.guild_payload(guild))
             await self._notify()
         elif op == 6:
@@ -1081,8 +1120,8 @@ class FakeDiscord:
         elif op == 8:
             gid = int(d["guild_id"])
             guild = self.guilds.get(gid)
-            if guild is None or conn.session is None:
-                return
+            if guild is None or conn.session is None or not conn.session.receives(gid):
+                return  # Discord answers member requests only for the session's own shard
             members = [self.member_payload(guild, self.users[u]) for u in guild.member_ids]
             chunk: dict[str, Any] = {"guild_id": str(gid), "members": members, "chunk_index": 0,
                                      "chunk_count": 1, "not_found": []}
@@ -1193,7 +1232,7 @@ class FakeDiscord:
         r.add_get(p + "/oauth2/applications/@me", self._get_application)
         r.add_get(p + "/applications/@me", self._get_application)
         r.add_get(p + "/gateway", self._get_gateway)
-        r.add_get(p + "/gateway/bot", self._get_gateway)
+        r.add_get(p + "/gateway/bot", self._get_gateway_bot)
         r.add_post(p + "/users/@me/channels", self._create_dm)
         r.add_get(p + "/channels/{cid}", self._get_channel)
         r.add_post(p + "/channels/{cid}/typing", self._typing)
@@ -1357,7 +1396,10 @@ class FakeDiscord:
         })
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
-        return json_response({"url": self.gateway_url.rstrip("/"), "shards": 1,
+        return json_response({"url": self.gateway_url.rstrip("/")})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway_url.rstrip("/"), "shards": self.shard_count,
                               "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
                                                       "max_concurrency": 1}})
 
@@ -1709,6 +1751,26 @@ class FakeDiscord:
             self.guild_commands[gid] = stored
         await self._notify()
         return json_response(stored)
+
+
+def _identify_shard(raw: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` ([shard_id, shard_count], absent = [0, 1]); None when Discord would refuse it."""
+    if raw is None:
+        return 0, 1
+    if (not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(n, int) and not isinstance(n, bool)
+                                                             for n in raw)):
+        return None
+    shard_id, count = raw
+    return (shard_id, count) if 0 <= shard_id < count else None
+
+
+# Events whose payload is the guild itself (its id is "id"); other guild events carry "guild_id".
+_GUILD_OBJECT_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def _event_guild(event: str, data: dict[str, Any]) -> int | None:
+    raw = data.get("id") if event in _GUILD_OBJECT_EVENTS else data.get("guild_id")
+    return int(raw) if raw is not None else None
 
 
 def _walk_components(items: list[dict[str, Any]]) -> list[dict[str, Any]]:

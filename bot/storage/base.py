@@ -30,6 +30,8 @@ from bot.storage.schema import (
     _game,
     decode_state,
     encode_state,
+    from_json,
+    json_text,
 )
 
 Request = tuple[str, str, Sequence[Any]]  # ("one" | "all" | "write" | "many" | "insert", sql, args)
@@ -51,7 +53,7 @@ def _single(op: str, sql: str, args: Sequence[Any] = ()) -> Plan:
 
 def _json_list(texts: Iterable[str]) -> list:
     # One parse of the joined rows is several times faster than one json.loads per row.
-    return json.loads("[" + ",".join(texts) + "]")
+    return from_json("[" + ",".join(texts) + "]")
 
 
 @dataclass
@@ -92,6 +94,12 @@ class Tx:
         self._timers: dict[int, list[TimerRow]] = {}
         self._drafts: dict[int, dict[int, tuple[str, dict]]] = {}  # the same for the game's drafts
         self._after_commit: list = []
+        self._timers_added = False  # a new timer: other processes' schedulers are told at commit (PostgreSQL)
+        # A submission locks its game, checks its idempotency key, then loads the game.  A driver whose round
+        # trips are dear (SQLite: a hand-over to the database thread) loads the locked game together with the
+        # key check; the bundle serves the load_game that follows, unless anything was written in between.
+        self._locked_game: int | None = None
+        self._prefetched: tuple[int, GameBundle | None] | None = None
 
     def after_commit(self, callback) -> None:
         """Call `callback()` once this transaction has committed (not at all if it rolls back): a wake-up
@@ -107,15 +115,20 @@ class Tx:
     async def _run(self, plan: Plan) -> Any:
         raise NotImplementedError
 
+    _prefetch_load = False  # see _locked_game
+
     async def _write(self, sql: str, args: Sequence[Any] = ()) -> None:
         """A write whose result nobody needs: a driver may queue it until the next read or the commit."""
+        self._prefetched = None
         await self._run(_single("write", sql, args))
 
     async def _write_many(self, sql: str, rows: list[Sequence[Any]]) -> None:
+        self._prefetched = None
         if rows:
             await self._run(_single("many", sql, rows))
 
     async def _insert(self, sql: str, args: Sequence[Any]) -> int:
+        self._prefetched = None
         return int(await self._run(_single("insert", sql, args)))
 
     async def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
@@ -126,6 +139,7 @@ class Tx:
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         """Run one statement now (``?`` placeholders) and return the number of rows it changed."""
+        self._prefetched = None
         self._timers.clear()
         self._drafts.clear()
         return int(await self._run(_single("write", sql, args)))
@@ -154,6 +168,7 @@ class Tx:
 
     async def lock_game(self, game_id: int) -> None:
         """Serialise writers of one game (a row lock on PostgreSQL; SQLite has one writer anyway)."""
+        self._locked_game = game_id
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._one(
@@ -193,7 +208,7 @@ class Tx:
             return bundle
         self._timers[game_id] = [_timer(r) for r in (yield (
             "all", f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0 ORDER BY due_at, id", (game_id,)))]
-        self._drafts[game_id] = {r[0]: (r[1], json.loads(r[2])) for r in (yield (
+        self._drafts[game_id] = {r[0]: (r[1], from_json(r[2])) for r in (yield (
             "all", "SELECT seat, prompt_key, data FROM drafts WHERE game_id=?", (game_id,)))}
         try:
             bundle.snapshot = yield from self._snapshot_plan(game_id)
@@ -203,6 +218,9 @@ class Tx:
 
     async def load_game(self, game_id: int) -> GameBundle | None:
         """The game, its seats, its last action and its snapshot (checked, with its log), in one go."""
+        prefetched, self._prefetched = self._prefetched, None
+        if prefetched is not None and prefetched[0] == game_id:
+            return prefetched[1]
         return await self._run(self._load_plan(game_id))
 
     # ------------------------------------------------------------ seats
@@ -238,12 +256,20 @@ class Tx:
         return [_game(r) for r in rows]
 
     # ------------------------------------------------------------ actions
+    def _key_plan(self, key: str, then_load: int | None) -> Plan:
+        row = yield ("one",
+                     "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+                     " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
+                     " WHERE a.idempotency_key=?", (key,))
+        if row is None and then_load is not None:
+            self._prefetched = (then_load, (yield from self._load_plan(then_load)))
+        return row
+
     async def action_by_key(self, key: str) -> ActionRow | None:
-        row = await self._one(
-            "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
-            " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
-            " WHERE a.idempotency_key=?", (key,))
-        return ActionRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
+        then_load = self._locked_game if self._prefetch_load and self.write else None
+        self._locked_game = None
+        row = await self._run(self._key_plan(key, then_load))
+        return ActionRow(row[0], row[1], row[2], from_json(row[3]), row[4], row[5], row[6],
                          None if row[7] is None else bytes(row[7])) if row else None
 
     async def last_seq(self, game_id: int) -> int:
@@ -265,7 +291,7 @@ class Tx:
         rows = await self._all(
             "SELECT game_id, seq, seat, action, idempotency_key, kind, created_at FROM actions"
             " WHERE game_id=? AND seq>? ORDER BY seq", (game_id, after_seq))
-        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
+        return [ActionRow(r[0], r[1], r[2], from_json(r[3]), r[4], r[5], r[6]) for r in rows]
 
     # ------------------------------------------------------------ snapshots
     def _queue_snapshot(self, game_id: int, version: int, seq: int, blob: bytes, checksum: str, now: float):
@@ -308,12 +334,18 @@ class Tx:
         state = decode_state(bytes(row[2]), row[3])
         marker = state.get(LOG_KEY)
         count, entries = yield from self._log_plan(game_id, entries=isinstance(marker, int))
+        return self._with_log(game_id, row[0], row[1], state, count, entries)
+
+    def _with_log(self, game_id: int, version: int, seq: int, state: dict, count: int,
+                  entries: list | None) -> tuple[int, int, dict]:
+        """The decoded state with its public log put back (the snapshot holds the log's length)."""
         self._log_len[game_id] = count
+        marker = state.get(LOG_KEY)
         if isinstance(marker, int) and not isinstance(marker, bool):
             if count != marker:
                 raise CorruptSnapshot(f"the public log has {count} stored entries, the snapshot expects {marker}")
             state[LOG_KEY] = entries
-        return row[0], row[1], state
+        return version, seq, state
 
     async def snapshot(self, game_id: int) -> tuple[int, int, dict] | None:
         """(version, seq, state) of the stored snapshot, log included; raises CorruptSnapshot."""
@@ -333,6 +365,9 @@ class Tx:
                          (game_id,))
             if row[0] is not None:
                 return int(row[0]) + 1, None
+        return (yield from self._packed_log_plan(game_id, entries=entries))
+
+    def _packed_log_plan(self, game_id: int, *, entries: bool) -> Plan:
         packed = yield from self._packed_plan(game_id)
         if packed is None:
             return 0, [] if entries else None
@@ -353,6 +388,7 @@ class Tx:
     async def add_timer(self, game_id: int, seat: int, kind: str, due_at: float, prompt_key: str,
                         now: float) -> None:
         self._timers.pop(game_id, None)
+        self._timers_added = True
         await self._write(
             "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
             (game_id, seat, kind, due_at, prompt_key, now))
@@ -406,7 +442,7 @@ class Tx:
                 pending.base += 1
                 pending.entries = pending.entries[1:]
                 self._log_len[game_id] = pending.base
-            rows.append((game_id, version, compact_json(e), now, pos, game_id))
+            rows.append((game_id, version, json_text(e), now, pos, game_id))
         # seq = next number of the game, computed by the database (no read needed before the write)
         await self._write_many(
             "INSERT INTO game_events (game_id, seq, version, event, created_at, log_pos)"
@@ -421,7 +457,7 @@ class Tx:
         # Games packed before packed_data existed kept the compressed list in the event column.
         blob = row[0] if row[0] is not None else row[1]
         try:
-            return json.loads(zlib.decompress(bytes(blob)))
+            return from_json(zlib.decompress(bytes(blob)))
         except (zlib.error, ValueError, TypeError) as exc:
             raise CorruptSnapshot(f"the packed public log does not decode: {exc}") from exc
 
@@ -554,6 +590,10 @@ class Storage:
     def reading(self) -> AbstractAsyncContextManager[Tx]:
         """Reads that never see another transaction's uncommitted writes."""
         raise NotImplementedError
+
+    async def listen_timers(self, callback) -> None:
+        """Call `callback()` whenever another process commits a new timer, so a scheduler can wake for it.
+        SQLite has one process, which wakes its own scheduler; PostgreSQL uses LISTEN/NOTIFY."""
 
     async def schema_version(self) -> int:
         async with self.reading() as tx:

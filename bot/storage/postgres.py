@@ -6,10 +6,18 @@ Tx.lock_game), so any process can apply an action to any game and the per-game o
 action log records.  A due timer is claimed with ``FOR UPDATE SKIP LOCKED`` and marked fired in the
 transaction that applies it: when several processes wake for the same deadline exactly one fires it, and a
 process that dies mid-claim leaves the timer unfired (its transaction rolls back) for the next one.
+
+A claim is a lease: the row locks last as long as the claiming transaction, and the server ends a
+transaction left idle for LEASE_SECONDS (a process that hangs, or whose host vanished, holding a game), so
+no game and no timer stays locked by a process that will never finish.  A commit that adds timers sends a
+NOTIFY, so the schedulers of every process know the next deadline at once, not at their next poll.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -18,13 +26,36 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import _TIMER_COLS, Plan, Request, Storage, Tx, _timer
-from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION, TimerRow
+from bot.storage.base import _TIMER_COLS, GameBundle, Plan, Request, Storage, Tx, _json_list, _timer
+from bot.storage.schema import (
+    _GAME_COLS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    CorruptSnapshot,
+    SeatRow,
+    TimerRow,
+    _game,
+    decode_state,
+    from_json,
+)
 
 # Any constant: the advisory lock that lets one starting process migrate while the others wait.
 _MIGRATION_LOCK = 0x7669636572  # "vicer"
 
 _cache: dict[str, str] = {}
+
+log = logging.getLogger(__name__)
+
+TIMERS_CHANNEL = "viceroy_timers"
+LEASE_SECONDS = 60  # idle_in_transaction_session_timeout: how long a stuck transaction may hold its locks
+_SERVER_SETTINGS = {
+    "application_name": "viceroy-gm",
+    # Queued writes go as one script with literal values (_literal): quotes are doubled, backslashes literal.
+    "standard_conforming_strings": "on",
+    "idle_in_transaction_session_timeout": str(LEASE_SECONDS * 1000),
+    # A peer that vanished (no FIN, no RST) is noticed within about a minute on TCP connections.
+    "tcp_keepalives_idle": "30", "tcp_keepalives_interval": "10", "tcp_keepalives_count": "3",
+}
 
 
 def translate(sql: str) -> str:
@@ -45,15 +76,76 @@ def translate_ddl(sql: str) -> str:
     return re.sub(r"\bBLOB\b", "BYTEA", sql)
 
 
+def _literal(value: Any) -> str:
+    """A value as an SQL literal, for the queued writes sent as one script (one round trip)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if value == value and value not in (float("inf"), float("-inf")) \
+            else f"'{value}'::float8"
+    if isinstance(value, bytes | bytearray | memoryview):
+        return f"'\\x{bytes(value).hex()}'::bytea"
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("text cannot hold NUL characters")
+        return "'" + value.replace("'", "''") + "'"
+    raise TypeError(f"no SQL literal for {type(value).__name__}")
+
+
+def _script(sql: str, args: Sequence[Any]) -> str:
+    """A statement with its ``?`` placeholders replaced by literals (the SQL itself holds no ``?``)."""
+    parts = sql.replace(" IS ?", " IS NOT DISTINCT FROM ?").split("?")
+    if len(parts) != len(args) + 1:
+        raise ValueError(f"{len(args)} values for {len(parts) - 1} placeholders")
+    return parts[0] + "".join(_literal(a) + p for a, p in zip(args, parts[1:], strict=True))
+
+
+# The whole load of a game (Tx.load_game) as one statement: the game (locked in a write transaction), its
+# seats, last action, unfired timers, drafts, snapshot and public log.
+_LOAD = (
+    f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
+    " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
+    " (SELECT json_agg(json_build_array(seat, user_id, display_name, is_ai, dm_status) ORDER BY seat)::text"
+    "  FROM seats WHERE game_id=g.id),"
+    f" (SELECT json_agg(json_build_array({_TIMER_COLS}) ORDER BY due_at, id)::text"
+    "  FROM timers WHERE game_id=g.id AND fired=0),"
+    " (SELECT json_agg(json_build_array(seat, prompt_key, data))::text FROM drafts WHERE game_id=g.id),"
+    " s.version, s.seq, s.state, s.checksum, lg.n, lg.distinct_n, lg.lo, lg.hi, lg.events,"
+    " EXISTS (SELECT 1 FROM game_events WHERE game_id=g.id AND packed=1)"
+    " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id"
+    " LEFT JOIN LATERAL (SELECT COUNT(*) AS n, COUNT(DISTINCT log_pos) AS distinct_n, MIN(log_pos) AS lo,"
+    "  MAX(log_pos) AS hi, string_agg(event, ',' ORDER BY log_pos) AS events"
+    "  FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL) lg ON TRUE"
+    " WHERE g.id=?")
+
+# The same, with the idempotency check of a submission (Tx.action_by_key) in the same round trip: after the
+# game's row lock (a statement of its own, so this one's snapshot sees every commit made before the lock).
+_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+_LOAD_WITH_KEY = _LOAD.replace(
+    " FROM games g LEFT JOIN snapshots s",
+    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a LEFT JOIN action_results r"
+    " ON r.game_id=a.game_id AND r.seq=a.seq WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+
+
 def _rowcount(status: str) -> int:
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
 
 
 class PgTx(Tx):
+    """A write transaction is opened by its first round trip (BEGIN goes with it) and committed by its last
+    (COMMIT goes with the queued writes): a submission is three round trips, as the bare floor is."""
+
+    _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
+
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
         self._conn = conn
+        self._begin = write  # BEGIN not sent yet
         # Writes nobody reads the result of wait for the next read or the commit; runs of the same
         # statement go as one executemany (fewer round trips: a new prompt's deadline and reminders).
         self._queued: list[tuple[str, list]] = []
@@ -73,20 +165,44 @@ class PgTx(Tx):
         else:
             self._queued.append((sql, list(rows)))
 
-    async def _flush(self) -> None:
+    async def _flush(self, *, commit: bool = False) -> None:
+        """Send the queued writes (with BEGIN if not sent yet, COMMIT when asked) as one script of literal
+        values: one round trip."""
         queued, self._queued = self._queued, []
-        for sql, rows in queued:
-            if len(rows) == 1:
-                await self._conn.execute(translate(sql), *rows[0])
-            else:
-                await self._conn.executemany(translate(sql), rows)
+        statements = [_script(sql, row) for sql, rows in queued for row in rows]
+        if self._begin and statements:
+            statements.insert(0, "BEGIN")
+            self._begin = False
+        if commit:
+            if self._begin:  # nothing was ever sent: nothing to commit
+                self._begin = False
+                return
+            statements.append("COMMIT")
+        if statements:
+            await self._conn.execute(";\n".join(statements))
+
+    async def _begun(self) -> None:
+        if self._begin:
+            self._begin = False
+            await self._conn.execute("BEGIN")
 
     async def _before_commit(self) -> None:
         await super()._before_commit()
-        await self._flush()
+        if self._timers_added:
+            self._queued.append((f"SELECT pg_notify('{TIMERS_CHANNEL}', '')", [()]))
+
+    async def _commit(self) -> None:
+        await self._before_commit()
+        await self._flush(commit=True)
+
+    async def _rollback(self) -> None:
+        self._queued.clear()
+        if self._conn.is_in_transaction():
+            await self._conn.execute("ROLLBACK")
 
     async def _do(self, req: Request) -> Any:
         op, sql, args = req
+        await self._begun()
         q = translate(sql)
         if op == "one":
             return await self._conn.fetchrow(q, *args)
@@ -112,7 +228,55 @@ class PgTx(Tx):
             return stop.value
 
     async def lock_game(self, game_id: int) -> None:
-        await self._one("SELECT id FROM games WHERE id=? FOR UPDATE", (game_id,))
+        # Queued: it goes out with BEGIN and any writes before the next read, which then sees the game locked.
+        self._queued.append(("SELECT id FROM games WHERE id=? FOR UPDATE", [(game_id,)]))
+        self._locked_game = game_id
+
+    def _key_plan(self, key: str, then_load: int | None) -> Plan:
+        if then_load is None:
+            return (yield from super()._key_plan(key, None))
+        r = yield ("one", _LOAD_WITH_KEY + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"),
+                   (key, then_load))
+        if r is None:  # no such game (the load says so)
+            self._prefetched = (then_load, None)
+            return None
+        key_row = r[26:] if r[26] is not None else None
+        self._prefetched = (then_load, (yield from self._bundle_plan(then_load, r)))
+        return key_row
+
+    def _load_plan(self, game_id: int) -> Plan:
+        # One round trip instead of seven; the same checks as Tx._load_plan.
+        r = yield ("one", _LOAD + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
+        if r is None:
+            return None
+        return (yield from self._bundle_plan(game_id, r))
+
+    def _bundle_plan(self, game_id: int, r: Any) -> Plan:
+        game = _game(r[:12])
+        seats = [SeatRow(game_id, s[0], s[1], s[2], bool(s[3]), s[4]) for s in from_json(r[13] or "[]")]
+        bundle = GameBundle(game, seats, int(r[12]), None)
+        if game.status == "lobby":
+            return bundle
+        self._timers[game_id] = [_timer(t) for t in from_json(r[14] or "[]")]
+        self._drafts[game_id] = {d[0]: (d[1], from_json(d[2])) for d in from_json(r[15] or "[]")}
+        if r[16] is None:
+            return bundle
+        n, distinct_n, lo, hi, events, packed = r[20], r[21], r[22], r[23], r[24], r[25]
+        try:
+            state = decode_state(bytes(r[18]), r[19])
+            wants = isinstance(state.get("log"), int)
+            if n:
+                if distinct_n != n or lo != 0 or hi != n - 1:
+                    raise CorruptSnapshot("the public log has gaps")
+                count, entries = n, _json_list([events]) if wants else None
+            elif packed:
+                count, entries = yield from self._packed_log_plan(game_id, entries=wants)
+            else:
+                count, entries = 0, [] if wants else None
+            bundle.snapshot = self._with_log(game_id, r[16], r[17], state, count, entries)
+        except CorruptSnapshot as exc:
+            bundle.error = exc
+        return bundle
 
     async def claim_timer(self, timer_id: int, now: float) -> TimerRow | None:
         r = await self._one(f"SELECT {_TIMER_COLS} FROM timers WHERE id=? AND fired=0 AND due_at<=?"
@@ -126,10 +290,15 @@ class PostgresStorage(Storage):
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.target = url
         self._pool = pool
+        self._timer_callbacks: list = []
+        self._listener: asyncpg.Connection | None = None
+        self._relisten: asyncio.Task | None = None
+        self._closing = False
 
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStorage:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                         server_settings=_SERVER_SETTINGS)
         try:
             async with pool.acquire() as conn, conn.transaction():
                 await _migrate(conn)
@@ -141,16 +310,13 @@ class PostgresStorage(Storage):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         async with self._pool.acquire() as conn:
-            tr = conn.transaction()
-            await tr.start()
-            tx = PgTx(conn, write=True)
+            tx = PgTx(conn, write=True)  # BEGIN goes with the first round trip, COMMIT with the last
             try:
                 yield tx
-                await tx._before_commit()
+                await tx._commit()
             except BaseException:
-                await tr.rollback()
+                await tx._rollback()
                 raise
-            await tr.commit()
         tx._committed()
 
     @asynccontextmanager
@@ -160,7 +326,51 @@ class PostgresStorage(Storage):
             yield tx
         tx._committed()
 
+    async def listen_timers(self, callback) -> None:
+        self._timer_callbacks.append(callback)
+        if self._listener is None:
+            await self._listen()
+
+    async def _listen(self) -> None:
+        conn = await asyncpg.connect(self.target, server_settings={"application_name": "viceroy-gm-listen"})
+        await conn.add_listener(TIMERS_CHANNEL, self._notified)
+        conn.add_termination_listener(self._listener_lost)
+        self._listener = conn
+        self._notified()  # timers may have been added while nobody listened
+
+    def _notified(self, *_args) -> None:
+        for callback in list(self._timer_callbacks):
+            callback()
+
+    def _listener_lost(self, _conn) -> None:
+        self._listener = None
+        if not self._closing and self._relisten is None:
+            self._relisten = asyncio.get_running_loop().create_task(self._reconnect_listener())
+
+    async def _reconnect_listener(self) -> None:
+        # Meanwhile the schedulers still poll (Scheduler.poll_interval), so nothing is missed, only later.
+        delay = 1.0
+        try:
+            while not self._closing and self._listener is None:
+                try:
+                    await self._listen()
+                except (OSError, asyncpg.PostgresError) as exc:
+                    log.warning("timer notifications: cannot reconnect (%s); retrying in %.0f s", exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 60.0)
+        finally:
+            self._relisten = None
+
     async def close(self) -> None:
+        self._closing = True
+        if self._relisten is not None:
+            self._relisten.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._relisten
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            with contextlib.suppress(Exception):
+                await listener.close()
         await self._pool.close()
 
 

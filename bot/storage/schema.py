@@ -16,6 +16,11 @@ from typing import Any
 
 from bot.games import compact_json
 
+try:  # several times faster than the json module at the states, logs and events every submission encodes
+    import orjson
+except ImportError:  # pragma: no cover - the json module writes and reads the same JSON
+    orjson = None
+
 DEFAULT_DB_PATH = Path("var/viceroy.db")
 
 # Ordered migrations; index + 1 is the schema version.  Never edit a shipped migration, append a new one.
@@ -154,9 +159,31 @@ class CorruptSnapshot(Exception):
     """A stored snapshot cannot be trusted (undecodable, checksum or version mismatch)."""
 
 
+def json_bytes(value: Any) -> bytes:
+    """Compact JSON in UTF-8, dict order kept (what compact_json writes, faster)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # what orjson does not take (an integer past 64 bits, ...): the json module does
+            pass
+    return compact_json(value).encode()
+
+
+def json_text(value: Any) -> str:
+    return json_bytes(value).decode() if orjson is not None else compact_json(value)
+
+
+def from_json(raw: bytes | str) -> Any:
+    return orjson.loads(raw) if orjson is not None else json.loads(raw)
+
+
+# zlib level 1: about a third of level 6's time for some 15 % more bytes on a state of a few kB.
+SNAPSHOT_COMPRESSION = 1
+
+
 def encode_state(state: dict) -> tuple[bytes, str]:
-    raw = compact_json(state).encode()
-    return zlib.compress(raw, 6), hashlib.sha256(raw).hexdigest()[:32]
+    raw = json_bytes(state)
+    return zlib.compress(raw, SNAPSHOT_COMPRESSION), hashlib.sha256(raw).hexdigest()[:32]
 
 
 def decode_state(blob: bytes, checksum: str) -> dict:
@@ -168,7 +195,7 @@ def decode_state(blob: bytes, checksum: str) -> dict:
     if hashlib.sha256(raw).hexdigest()[:32] != checksum:
         raise CorruptSnapshot("snapshot checksum mismatch")
     try:
-        state = json.loads(raw)
+        state = from_json(raw)
     except ValueError as exc:
         raise CorruptSnapshot(f"snapshot is not JSON: {exc}") from exc
     if not isinstance(state, dict):
@@ -242,7 +269,7 @@ _GAME_COLS = "id, guild_id, channel_id, kind, options, seed, status, host_user_i
 
 
 def _game(row: Sequence[Any]) -> GameRow:
-    return GameRow(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8], row[9],
+    return GameRow(row[0], row[1], row[2], row[3], from_json(row[4]), row[5], row[6], row[7], row[8], row[9],
                    row[10], row[11])
 
 

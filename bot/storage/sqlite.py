@@ -2,8 +2,9 @@
 
 Round trips to the database thread are what a transaction costs here (each one is a hand-over between the
 event loop and the thread), so writes whose result nobody reads are queued and sent with the next read or
-with the COMMIT; a multi-statement query (a plan) runs whole on the thread.  A submission makes about four
-calls: the idempotency check (with BEGIN IMMEDIATE), the game load, the timers, and the writes with COMMIT.
+with the COMMIT; a multi-statement query (a plan) runs whole on the thread.  A submission makes two calls:
+BEGIN IMMEDIATE with the idempotency check and the game load (see Tx._locked_game), then the writes with
+COMMIT.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def _drive(conn: sqlite3.Connection, plan: Plan) -> Any:
 
 
 class SqliteTx(Tx):
+    _prefetch_load = True  # a submission's key check and game load in one call on the database thread
+
     def __init__(self, storage: SqliteStorage, write: bool) -> None:
         super().__init__(write)
         self._storage = storage
@@ -76,12 +79,14 @@ class SqliteTx(Tx):
         return await self._call(plan)
 
     async def _write(self, sql: str, args: Any = ()) -> None:
+        self._prefetched = None
         if self.write:
             self._queued.append(_single("write", sql, args))
         else:
             await self._run(_single("write", sql, args))
 
     async def _write_many(self, sql: str, rows: list) -> None:
+        self._prefetched = None
         if not rows:
             return
         if self.write:

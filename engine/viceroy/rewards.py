@@ -224,9 +224,13 @@ def circle_gem(state: dict, seat: int, slot: str, events: list) -> None:
     colour = P.single_colour(state["players"][seat]["pyramid"], slot)
     if colour is None:
         return
-    if state["reserve"][colour] > 0:
+    took = state["reserve"][colour] > 0
+    if took:
         state["reserve"][colour] -= 1
         state["players"][seat]["gems"][colour] += 1
+    else:  # none in the reserve: a module may give it from elsewhere (a combat card)
+        took = any(fallback(state, seat, colour) for fallback in rules_for(state).gem_fallbacks)
+    if took:
         ev(events, "all", "circle_gem", f"{p(seat)} completes a single-colour {colour} circle and takes a {colour} gem.", seat=seat, color=colour)
     else:
         ev(events, "all", "circle_gem", f"{p(seat)} completes a single-colour {colour} circle; no {colour} gem is left.", seat=seat, color=colour)

@@ -120,6 +120,9 @@ class Ruleset:
     # Tokens a seat holds outside its pyramid that count like the tokens in it (pass gems, scoring):
     # fn(state, seat) -> list of tokens.
     token_zones: list[Callable[[dict, int], list[dict]]] = field(default_factory=list)
+    # Where a gem a player takes comes from when the reserve has none of its colour (a single-colour circle's
+    # gem): fn(state, seat, colour) -> True if it gave the seat one.
+    gem_fallbacks: list[Callable[[dict, int, str], bool]] = field(default_factory=list)
     # Gems in public zones outside the reserve, screens and pyramids (the determinization's gem accounting):
     # fn(state) -> {colour: count}.
     public_gems: list[Callable[[dict], dict[str, int]]] = field(default_factory=list)
@@ -153,6 +156,7 @@ class Ruleset:
             bid_gem=self.bid_gem,
             reveal_hooks=list(self.reveal_hooks),
             token_zones=list(self.token_zones),
+            gem_fallbacks=list(self.gem_fallbacks),
             public_gems=list(self.public_gems),
             determinize=list(self.determinize),
             characters=self.characters,

@@ -323,7 +323,6 @@ def test_combat_the_rest_of_the_stack_is_discarded_and_a_new_stack_starts():
 
 def test_combat_card_gems_are_discarded_at_the_end_and_cannot_paint():
     state = play_until(game(seed=2), lambda s: s["phase"] == "development" and s["last_turn"] and s["decision"] is None)
-    state["players"][0]["gems"]["red"] -= 0
     set_screen(state, 0, state["players"][0]["gems"], card=gems(red=1, blue=1))
     combat_card(state, 0)["diamonds"] = 1
     common.slice_of(state)["reserve"] -= 1
@@ -437,3 +436,40 @@ def test_law_royal_pardon_cancels_one_penalty_card_or_gives_two():
 def test_invasion_laws_are_in_the_law_deck_only_with_the_module():
     assert {LEVY, HALL_OF_HEROES, ROYAL_PARDON} <= set(rules_for(game()).law_cards)
     assert not {LEVY, HALL_OF_HEROES, ROYAL_PARDON} & set(rules_for(game(("darkness",))).law_cards)
+
+
+# ------------------------------------------------------------------------------------------- secrets
+
+
+def test_the_order_of_the_unrevealed_monsters_is_secret_even_to_search_samples():
+    import random
+
+    from engine.viceroy.determinize import determinize
+
+    state = after_setup(seed=4)
+    other = copy.deepcopy(state)
+    pile = invasion(other)["pile"]
+    first, second = [i for i, n in enumerate(pile) if monster(n)["tier"] == 2][:2]
+    pile[first], pile[second] = pile[second], pile[first]  # a different deal the seat cannot tell apart
+    assert json.dumps(view(state, 0), sort_keys=True) == json.dumps(view(other, 0), sort_keys=True)
+    a = determinize(state, 0, random.Random(9))
+    b = determinize(other, 0, random.Random(9))
+    assert invasion(a)["pile"] == invasion(b)["pile"]
+    assert [monster(n)["tier"] for n in invasion(a)["pile"]] == [monster(n)["tier"] for n in pile]
+
+
+def test_a_circle_gem_the_reserve_lacks_comes_from_the_combat_card():
+    from engine.viceroy import pyramid as P
+    from engine.viceroy.rewards import circle_gem
+
+    state = after_setup()
+    set_pyramid(state, 0, {"1:0": 1, "1:2": 3, "2:1": 5})
+    assert P.single_colour(state["players"][0]["pyramid"], "2:1") == "red"
+    set_screen(state, 0, gems(), card=gems(red=1))
+    state["players"][1]["gems"]["red"] += state["reserve"]["red"]
+    state["reserve"]["red"] = 0
+    events: list = []
+    circle_gem(state, 0, "2:1", events)
+    assert state["players"][0]["gems"]["red"] == 1 and combat_card(state, 0)["gems"]["red"] == 0
+    assert events_of(events, "circle_gem")
+    assert total_gems(state) == dict.fromkeys(COLORS, 16)

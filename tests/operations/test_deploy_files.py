@@ -15,12 +15,15 @@ from tests.bot.harness import ROOT
 UNIT = ROOT / "deploy" / "viceroy-gm.service"
 
 
-def _unit() -> configparser.RawConfigParser:
+SHARD_UNIT = ROOT / "deploy" / "viceroy-gm@.service"
+
+
+def _unit(path=UNIT) -> configparser.RawConfigParser:
     # systemd allows repeated keys (Environment=); collect them as multi-values.
     parser = configparser.RawConfigParser(strict=False, dict_type=_MultiDict, interpolation=None,
                                           comment_prefixes=("#", ";"), empty_lines_in_values=False)
     parser.optionxform = str  # keys are case-sensitive in systemd
-    parser.read_string(UNIT.read_text())
+    parser.read_string(path.read_text())
     return parser
 
 
@@ -60,6 +63,25 @@ def test_unit_keeps_the_database_in_its_state_directory():
     db = PurePosixPath(env["VICEROY_DB"])
     assert db.parent == PurePosixPath("/var/lib") / state
     assert unit.get("Service", "ProtectSystem") == "strict"  # only the state directory is writable
+
+
+def test_shard_template_runs_one_process_per_shard_range():
+    from bot.config import load_settings
+
+    unit = _unit(SHARD_UNIT)
+    assert unit.sections() == ["Unit", "Service", "Install"]
+    single = dict(_unit().items("Service"))
+    service = dict(unit.items("Service"))
+    assert service["ExecStart"] == single["ExecStart"] and service["User"] == single["User"]
+    env = dict(v.split("=", 1) for v in _values(unit, "Service", "Environment"))
+    assert env["VICEROY_SHARD_IDS"] == "%i"  # the instance name: viceroy-gm@0-3
+    assert "VICEROY_DB" not in env  # PostgreSQL, from .env: a SQLite file cannot be shared by the processes
+    assert service["Restart"] == "on-failure" and "%i" in unit.get("Unit", "Description")
+    # What the instance names in the unit's comment mean, read as the bot reads them.
+    settings = load_settings({"VICEROY_SHARDS": "8", "VICEROY_SHARD_IDS": "4-7",
+                              "VICEROY_DB": "postgresql://viceroy@db/viceroy"}, dotenv=False)
+    assert settings.shard_ids == (4, 5, 6, 7)
+    assert "viceroy-gm@0-3 viceroy-gm@4-7" in SHARD_UNIT.read_text()
 
 
 def test_unit_stops_retrying_a_start_that_always_fails():

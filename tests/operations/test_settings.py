@@ -63,3 +63,72 @@ def test_readme_names_the_permission_integer():
     assert f"permissions={INVITE_PERMISSIONS}" in readme
     for name in ("View Channel", "Send Messages", "Embed Links", "Attach Files", "Send Messages in Threads"):
         assert name in readme
+
+
+PG = "postgresql://viceroy@db/viceroy"
+
+
+def test_no_shard_settings_mean_one_plain_connection():
+    from bot.app import GameMasterBot, ShardedGameMasterBot, make_bot
+
+    s = load_settings({}, dotenv=False)
+    assert (s.sharded, s.shard_count, s.shard_ids) == (False, None, None)
+    assert s.owns_guild(12345 << 22) and s.owns_guild(None)
+    bot = make_bot(s)
+    assert type(bot) is GameMasterBot and not isinstance(bot, ShardedGameMasterBot)
+
+
+@pytest.mark.parametrize(("raw", "ids"), [("0-2", (0, 1, 2)), ("3", (3,)), ("5, 1-2", (1, 2, 5)), ("0-1,7", (0, 1, 7))])
+def test_shard_ids_take_ids_and_ranges(raw, ids):
+    s = load_settings({"VICEROY_SHARDS": "8", "VICEROY_SHARD_IDS": raw, "VICEROY_DB": PG}, dotenv=False)
+    assert (s.sharded, s.shard_count, s.shard_ids) == (True, 8, ids)
+
+
+def test_a_sharded_process_owns_the_guilds_of_its_shards():
+    from bot.app import ShardedGameMasterBot, make_bot
+
+    s = load_settings({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "1", "VICEROY_DB": PG}, dotenv=False)
+    assert [s.owns_guild((n << 22) | 77) for n in range(6)] == [False, True, False, False, True, False]
+    assert not s.owns_guild(None)  # DMs arrive on shard 0
+    assert load_settings({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "0", "VICEROY_DB": PG},
+                         dotenv=False).owns_guild(None)
+    bot = make_bot(s)
+    assert isinstance(bot, ShardedGameMasterBot)
+    assert (bot.shard_count, bot.shard_ids) == (3, [1])
+    assert not bot.owns_guild(0) and bot.owns_guild(1 << 22)
+
+
+def test_auto_shards_run_every_shard_in_this_process():
+    from bot.app import make_bot
+
+    s = load_settings({"VICEROY_SHARDS": "auto"}, dotenv=False)
+    assert (s.sharded, s.shard_count, s.shard_ids) == (True, None, None)
+    assert s.owns_guild(5 << 22)
+    bot = make_bot(s)
+    assert bot.shard_count is None and bot.shard_ids is None  # asked of GET /gateway/bot at connect
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"VICEROY_SHARD_IDS": "0"}, "needs VICEROY_SHARDS"),
+    ({"VICEROY_SHARDS": "0"}, "auto or a number of shards"),
+    ({"VICEROY_SHARDS": "many"}, "VICEROY_SHARDS must be a whole number"),
+    ({"VICEROY_SHARDS": "auto", "VICEROY_SHARD_IDS": "0"}, "fixed VICEROY_SHARDS count"),
+    ({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "3", "VICEROY_DB": PG}, "from 0 to 2"),
+    ({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "2-1", "VICEROY_DB": PG}, "runs backwards"),
+    ({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "0,0", "VICEROY_DB": PG}, "names a shard twice"),
+    ({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "x", "VICEROY_DB": PG}, "ids or ranges"),
+    ({"VICEROY_SHARDS": "3", "VICEROY_SHARD_IDS": "0"}, "PostgreSQL"),
+])
+def test_bad_shard_settings_are_refused_with_the_reason(env, message):
+    with pytest.raises(ConfigError, match=message):
+        load_settings(env, dotenv=False)
+
+
+def test_all_shards_of_a_count_may_share_a_sqlite_file():
+    s = load_settings({"VICEROY_SHARDS": "2", "VICEROY_SHARD_IDS": "0-1"}, dotenv=False)
+    assert s.shard_ids == (0, 1)
+
+
+def test_env_example_lists_the_shard_settings():
+    text = (ROOT / ".env.example").read_text()
+    assert "VICEROY_SHARDS=" in text and "VICEROY_SHARD_IDS=" in text

@@ -73,3 +73,24 @@ async def test_a_cancelled_waiter_and_an_error_leave_nothing_behind():
         async with locks.hold("g"):
             raise RuntimeError("boom")
     assert len(locks) == 0
+
+
+def test_recent_keeps_only_the_latest_keys():
+    from bot.locks import Recent
+
+    memo = Recent(3)
+    for game in range(10):
+        memo[game] = game * 10
+    assert list(memo) == [7, 8, 9] and memo[8] == 80
+    memo[7] = 71  # set again: the most recent now
+    memo[10] = 100
+    assert list(memo) == [9, 7, 10]
+
+
+async def test_the_announcer_keeps_no_lock_for_an_idle_game():
+    from cogs.announcer import Announcer
+
+    announcer = Announcer(client=None, service=None, game_type=lambda name: None)
+    async with announcer.lock(5):
+        assert announcer._locks.locked(5)
+    assert len(announcer._locks) == 0

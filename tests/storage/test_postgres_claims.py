@@ -6,6 +6,7 @@ import asyncio
 import itertools
 
 import asyncpg
+import pytest
 
 import tests.service.toygame  # noqa: F401  (registers "toy")
 from bot.clock import ManualClock
@@ -73,6 +74,60 @@ async def test_a_process_killed_mid_claim_leaves_the_deadline_to_the_next(pg_clu
         assert isinstance(result, ActionResult) and len(result.timed_out) == 1
         async with storages[1].reading() as tx:
             assert [r.kind for r in await tx.actions(gid)].count("timeout") == 1
+    finally:
+        for s in storages:
+            await s.close()
+
+
+async def test_a_process_that_hangs_mid_claim_loses_its_lease(pg_cluster):
+    """A claim lasts as long as its transaction; the server ends a transaction left idle past the lease
+    (idle_in_transaction_session_timeout), so a hung process cannot hold a deadline for ever."""
+    url, clock, storages, (a, b) = await two_processes(pg_cluster)
+    try:
+        gid, _ = await started_game(a, humans=2, time_limit=DAY)
+        clock.advance(DAY + 1)
+        timer_id = await deadline_of(a)
+        hung = await asyncpg.connect(url, server_settings={"idle_in_transaction_session_timeout": "300"})
+        tr = hung.transaction()
+        await tr.start()
+        await hung.execute("SELECT id FROM games WHERE id=$1 FOR UPDATE", gid)
+        await hung.execute("UPDATE timers SET fired=1 WHERE id=$1", timer_id)  # claimed; then it stops talking
+        result = await asyncio.wait_for(b.fire_timer(timer_id), timeout=60)  # waits until the lease ends
+        assert isinstance(result, ActionResult) and len(result.timed_out) == 1
+        with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, ConnectionError)):
+            await tr.commit()  # the hung process's claim is gone
+        await hung.close()
+        async with storages[1].reading() as tx:
+            assert [r.kind for r in await tx.actions(gid)].count("timeout") == 1
+    finally:
+        for s in storages:
+            await s.close()
+
+
+async def test_pool_connections_carry_the_lease(pg_cluster):
+    from bot.storage.postgres import LEASE_SECONDS
+
+    _, _, storages, _ = await two_processes(pg_cluster)
+    try:
+        shown = await storages[0]._pool.fetchval("SHOW idle_in_transaction_session_timeout")
+        assert shown in (f"{LEASE_SECONDS}s", f"{LEASE_SECONDS // 60}min")
+    finally:
+        for s in storages:
+            await s.close()
+
+
+async def test_a_new_timer_wakes_every_other_process(pg_cluster):
+    """A commit that adds timers notifies every process's scheduler (LISTEN/NOTIFY), so a deadline set by a
+    process that then dies is still fired on time by another."""
+    _, clock, storages, (a, b) = await two_processes(pg_cluster)
+    try:
+        woken = asyncio.Event()
+        await storages[1].listen_timers(woken.set)
+        await asyncio.wait_for(woken.wait(), timeout=60)  # listening starts with one wake-up
+        woken.clear()
+        await started_game(a, humans=2, time_limit=DAY)  # a prompt with a deadline and reminders
+        await asyncio.wait_for(woken.wait(), timeout=60)
+        assert await b.next_timer_due() == clock.now() + DAY / 2  # the first reminder, read by the other one
     finally:
         for s in storages:
             await s.close()

@@ -110,6 +110,9 @@ def describe_action(action: dict | None) -> str:
     if kind == "domain":
         reward = action.get("reward")
         return "domain reward: " + (f"a {action.get('deck', 'character')} card" if reward == "card" else str(reward))
+    if kind == "combat":  # Invasion
+        n = action.get("defeat", 0)
+        return f"defeat {n} monster{'s' if n != 1 else ''}" if n else "defeat no monster"
     if kind == "decide" and isinstance(action.get("plan"), dict):
         return describe_action(action["plan"])
     return kind

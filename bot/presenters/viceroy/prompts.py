@@ -16,7 +16,7 @@ from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
 from engine.viceroy.state import CHOICE_LAWS
 
-from . import darkness, plans
+from . import darkness, invasion, plans
 from .common import (
     COLOR_EMOJI,
     COLOR_LETTER,
@@ -501,3 +501,4 @@ KINDS = {
     "*": DecisionKind(),
 }
 darkness.install(KINDS)  # the Times of Darkness modules' prompts
+invasion.install(KINDS)

@@ -243,6 +243,16 @@ def _default_gems(state: dict, seat: int, decision: dict) -> dict:
     return {"type": "decide", "gems": balanced_gems(available(state, seat), decision["count"])}
 
 
+def gem_from_card(state: dict, seat: int, colour: str) -> bool:
+    """A gem the reserve lacks (a single-colour circle's) comes from the combat card if it has one."""
+    card = combat_card(state, seat)["gems"]
+    if card[colour] < 1:
+        return False
+    card[colour] -= 1
+    state["players"][seat]["gems"][colour] += 1
+    return True
+
+
 def _wrap_infinite(inner):  # noqa: ANN001, ANN202
     def handler(g, item: dict) -> None:  # noqa: ANN001  (a rewards.Grant)
         colour = item["color"] if item["color"] != "any" else g.choice.get("color", "red")
@@ -760,6 +770,7 @@ class Invasion:
         rules.decisions["monster_fallback"] = Decision(_check_fallback, _default_fallback)
         rules.token_zones.append(combat_tokens)
         rules.public_gems.append(card_gems)
+        rules.gem_fallbacks.append(gem_from_card)
         rules.determinize.append(redraw_pile)
         rules.scorers.append(Scorer("combat_penalties", penalty_points, "Combat penalty cards"))
         rules.law_cards = tuple(rules.law_cards) + INVASION_LAWS
