@@ -6,12 +6,25 @@ from __future__ import annotations
 import pytest
 
 from bot.games import game_types
-from bot.presenters import presenter_for
+from bot.presenters import UnknownPresenter, presenter_for
 from engine.viceroy import cards as C
 from tests.bot.harness import new_table
 
 PNG = b"\x89PNG\r\n\x1a\n"
-GAMES = [t.name for t in game_types() if presenter_for(t.name).card_entries()]
+
+
+def _games_with_cards() -> list[str]:
+    out = []
+    for t in game_types():
+        try:
+            if presenter_for(t.name).card_entries():
+                out.append(t.name)
+        except UnknownPresenter:  # a test's own game without a presenter yet
+            continue
+    return out
+
+
+GAMES = _games_with_cards()
 
 
 def test_every_game_has_cards_to_look_up():
