@@ -327,7 +327,8 @@ class Announcer:
         for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
             if str(i) in posted:
                 continue
-            if i == 0:  # the score sheet offers the same table again
+            if i == 0:  # the score sheet: who won by how much, and the same table again
+                spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
                 spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
             msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
             if msg is not None:

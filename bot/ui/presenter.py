@@ -49,7 +49,15 @@ from bot.ui.spec import (
     Select,
     cut,
 )
-from bot.ui.texts import RECAP_LIMIT, decision_text, fill_names, recap_text, timestamp, undone_text
+from bot.ui.texts import (
+    RECAP_LIMIT,
+    decision_text,
+    fill_names,
+    recap_text,
+    summary_text,
+    timestamp,
+    undone_text,
+)
 from engine.api import GameType, Outcome, Prompt
 
 __all__ = ["BasePresenter", "PromptKind", "Presenter", "SeatCtx", "TableCtx", "Waiting", "PlanIncomplete"]
@@ -171,6 +179,8 @@ class Presenter(Protocol):
     def final(self, game_id: int, outcome: Outcome, public_view: dict, names: dict[int, str]) -> list[MessageSpec]: ...
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None: ...
+
+    def summary_line(self, outcome: Outcome, names: dict[int, str]) -> str: ...
 
     def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None: ...
 
@@ -344,6 +354,13 @@ class BasePresenter:
         if outcome.reason:
             lines.append(outcome.reason)
         return [MessageSpec(title=f"{self.display_name} game #{game_id}: final scores", description="\n".join(lines))]
+
+    def summary_line(self, outcome: Outcome, names: dict[int, str]) -> str:
+        """The score sheet's one-line summary: who won, and by how much."""
+        ranked = sorted(outcome.results, key=lambda r: (-int(r.winner), r.rank or 0, -r.total))
+        winners = [names.get(r.seat, f"Seat {r.seat + 1}") for r in ranked if r.winner]
+        others = [r for r in ranked if not r.winner]
+        return summary_text(winners, ranked[0].total if ranked else 0, others[0].total if others else None)
 
     def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None:
         """The private message each human player gets at the end: their place, total and score rows."""

@@ -136,6 +136,16 @@ IN_A_SERVER = "Use this command in a server channel: it is about that server's g
 REMATCH = "Rematch"
 
 
+def summary_text(winners: list[str], top: int, runner_up: int | None) -> str:
+    if not winners:
+        return "Nobody won this game."
+    if len(winners) > 1:
+        return f"{' and '.join(winners)} share the victory with {top}."
+    if runner_up is None:
+        return f"{winners[0]} wins with {top}."
+    return f"{winners[0]} wins with {top}, {top - runner_up} ahead of the next player."
+
+
 def export_text(title: str, game_id: int, moves: int) -> str:
     return (f"The record of {title} game #{game_id}: {moves} moves, replayable "
             "(`python -m bot.export` describes the format).")

@@ -73,3 +73,24 @@ async def test_undo_tells_each_player_which_of_their_moves_went_back(fake_discor
         assert "Ann, Bo" in line and "pass and take" not in line, "the public line names seats, not choices"
     finally:
         await table.stop_bot()
+
+
+async def test_the_reveal_is_posted_before_the_next_phase_table(fake_discord, tmp_path):
+    table, _ = await two_player_game(fake_discord, tmp_path)
+    try:
+        ann, bo = table.users
+        await past_setup(table)
+        for _ in range(4):  # everyone passes every auction round: then the development phase begins
+            if "choose" not in controls(next(m for m in reversed(ann.dms()) if controls(m))):
+                break
+            for user in (ann, bo):
+                await pick(table, user, "pass")
+                await lock(table, user)
+        await table.settle()
+        posts = table.channel.messages()
+        table_at = next(i for i, m in enumerate(posts)
+                        if any("development round 1" in (e.get("title") or "") for e in m.embeds))
+        reveals = [i for i, m in enumerate(posts) if "bids:" in m.content]
+        assert reveals and max(reveals) < table_at, "the last auction reveal comes after the development table"
+    finally:
+        await table.stop_bot()

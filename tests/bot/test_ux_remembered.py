@@ -56,7 +56,8 @@ async def test_a_finished_game_stays_viewable_and_is_counted(fake_discord, tmp_p
         assert "leaderboard" in board and "**Ann**" in board and "**Bo**" in board and "AI" not in board
         rec = await ann.slash(table.channel, "toy stats", player=bo)
         await table.settle()
-        assert f"best {scores[1]['total']}" in rec.messages[-1].content
+        bo_seat = next(s.seat for s in (await table.bot.service.game(1)).seats if s.user_id == bo.id)
+        assert f"best {scores[bo_seat]['total']}" in rec.messages[-1].content
         rec = await bo.slash(table.channel, "toy export", game=1)
         record = json.loads(rec.reply.file("toy-1.json"))
         state = toygame.KIND.replay(record)
@@ -109,3 +110,15 @@ def test_stats_rank_by_wins_then_average():
     assert table[0] == PlayerStats(2, "Bo", 2, 1, 17, 9)
     assert "place 2 of 2" in stats_text("Toy", table, 1)
     assert "not finished" in stats_text("Toy", table, 3, "Cy")
+
+
+def test_the_score_sheet_summary_says_who_won_by_how_much():
+    from bot.ui.presenter import BasePresenter
+    from engine.api import Outcome, SeatResult
+
+    p = BasePresenter()
+    names = {0: "Ann", 1: "Bo"}
+    assert p.summary_line(Outcome((SeatResult(0, 74, True, rank=1), SeatResult(1, 61, False, rank=2))), names) == \
+        "Ann wins with 74, 13 ahead of the next player."
+    assert p.summary_line(Outcome((SeatResult(0, 5, True, rank=1), SeatResult(1, 5, True, rank=1))), names) == \
+        "Ann and Bo share the victory with 5."
