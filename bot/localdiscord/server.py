@@ -815,12 +815,12 @@ class FakeDiscord:
             out.append({"name": name, "type": otype, "value": value})
         return out
 
-    async def start_command(self, user: FakeUser, channel: FakeChannel, command: str,
-                            options: dict[str, Any]) -> InteractionRecord:
+    def _command_path(self, channel: FakeChannel, command: str) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                        list[dict[str, Any]], list[dict[str, Any]]]:
+        """The synced command named by "group sub": (command, the subcommand nodes of the interaction data,
+        the list its options go in, the options' schema)."""
         words = command.strip().lstrip("/").split()
         cmd = self._find_command(channel, words[0])
-        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
-        resolved: dict[str, dict[str, Any]] = {}
         schema = cmd.get("options", [])
         path_opts: list[dict[str, Any]] = []
         container = path_opts
@@ -832,6 +832,13 @@ class FakeDiscord:
             container.append(node)
             container = node["options"]
             schema = sub.get("options", [])
+        return cmd, path_opts, container, schema
+
+    async def start_command(self, user: FakeUser, channel: FakeChannel, command: str,
+                            options: dict[str, Any]) -> InteractionRecord:
+        cmd, path_opts, container, schema = self._command_path(channel, command)
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        resolved: dict[str, dict[str, Any]] = {}
         if any(o["type"] in (1, 2) for o in schema):
             raise LookupError(f"/{command} needs a subcommand: {[o['name'] for o in schema]}")
         container.extend(self._build_options(schema, options, resolved, guild))
@@ -850,19 +857,7 @@ class FakeDiscord:
                                  focused: str) -> InteractionRecord:
         """What a client sends while the user types into an option with autocomplete: the options so far,
         with ``focused`` marked (its partial text is not checked against choices, as in Discord)."""
-        words = command.strip().lstrip("/").split()
-        cmd = self._find_command(channel, words[0])
-        schema = cmd.get("options", [])
-        path_opts: list[dict[str, Any]] = []
-        container = path_opts
-        for word in words[1:]:
-            sub = next((o for o in schema if o["name"] == word and o["type"] in (1, 2)), None)
-            if sub is None:
-                raise LookupError(f"/{cmd['name']} has no subcommand {word!r}")
-            node: dict[str, Any] = {"name": word, "type": sub["type"], "options": []}
-            container.append(node)
-            container = node["options"]
-            schema = sub.get("options", [])
+        cmd, path_opts, container, schema = self._command_path(channel, command)
         opt = next((o for o in schema if o["name"] == focused), None)
         if opt is None or not opt.get("autocomplete"):
             raise LookupError(f"option {focused!r} of /{command} has no autocomplete")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.autoplay import controls
 from bot.clock import ManualClock
 from tests.bot.test_bot_interactions import past_setup, two_player_game
-from tests.bot.test_ux_lockin import lock, pick
+from tests.bot.test_ux_lockin import lock, pass_the_auction, pick
 
 
 async def test_a_reminder_names_server_channel_decision_and_links_the_prompt(fake_discord, tmp_path):
@@ -80,13 +80,7 @@ async def test_the_reveal_is_posted_before_the_next_phase_table(fake_discord, tm
     try:
         ann, bo = table.users
         await past_setup(table)
-        for _ in range(4):  # everyone passes every auction round: then the development phase begins
-            if "choose" not in controls(next(m for m in reversed(ann.dms()) if controls(m))):
-                break
-            for user in (ann, bo):
-                await pick(table, user, "pass")
-                await lock(table, user)
-        await table.settle()
+        await pass_the_auction(table)
         posts = table.channel.messages()
         table_at = next(i for i, m in enumerate(posts)
                         if any("development round 1" in (e.get("title") or "") for e in m.embeds))

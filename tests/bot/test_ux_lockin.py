@@ -39,6 +39,17 @@ async def lock(table: Table, user, label: str = "Lock in"):
     return msg
 
 
+async def pass_the_auction(table: Table) -> None:
+    """Everyone passes every auction round: the development phase begins."""
+    for _ in range(8):
+        if "choose" not in controls(prompt_of(table.users[0])):
+            break
+        for user in table.users[:2]:
+            await pick(table, user, "pass")
+            await lock(table, user)
+        await table.settle()
+
+
 async def test_the_last_chooser_sees_the_choice_and_can_change_it_before_it_resolves(fake_discord, tmp_path):
     table, _ = await two_player_game(fake_discord, tmp_path)
     try:
@@ -90,13 +101,7 @@ async def test_a_mis_tap_on_pass_asks_once(fake_discord, tmp_path):
     try:
         ann, bo = table.users
         await past_setup(table)
-        for _ in range(8):  # everyone passes the auction: the development phase begins
-            if "pass" in controls(prompt_of(ann)) and "choose" not in controls(prompt_of(ann)):
-                break
-            for user in (ann, bo):
-                await pick(table, user, "pass")
-                await lock(table, user)
-            await table.settle()
+        await pass_the_auction(table)
         msg = prompt_of(ann)
         assert "pass" in controls(msg), "the development prompt"
         await ann.click(msg, custom_id=controls(msg)["pass"]["custom_id"])
