@@ -37,6 +37,7 @@ from bot.ui.history import HISTORY_SIZE, STATS_GAMES, history_line, history_text
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button, MessageSpec, PlanIncomplete, cut
 from bot.ui.texts import (
+    EXPORT_FINISHED_ONLY,
     IN_A_SERVER,
     NOTHING_DRAFTED,
     export_text,
@@ -817,10 +818,9 @@ class TableCog(commands.Cog, name="Table"):
 
     async def _export(self, interaction: discord.Interaction, game: _Game, game_id: int | None) -> None:
         info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
-        if info.status == "active" and not any(s.user_id == interaction.user.id for s in info.seats) \
-                and not self._is_admin(interaction):
-            raise ServiceError("A game in progress is exported for its players (and admins) only; finished ones "
-                               "for everyone.")
+        if info.status != "finished":
+            # The record holds the seed: before the end it would reveal every hand and deck.
+            raise ServiceError(EXPORT_FINISHED_ONLY)
         record = await self.service.game_record(info.id)
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         await interaction.response.send_message(

@@ -134,6 +134,8 @@ def no_card_text(query: str, near: list[str]) -> str:
 
 IN_A_SERVER = "Use this command in a server channel: it is about that server's games."
 REMATCH = "Rematch"
+EXPORT_FINISHED_ONLY = ("Only a finished game can be exported: its record would reveal every hand and deck "
+                        "before the end.")
 
 
 def summary_text(winners: list[str], top: int, runner_up: int | None) -> str:

@@ -84,6 +84,9 @@ async def test_rematch_opens_a_lobby_with_the_same_seats_and_options(fake_discor
         await bo.click(lobby, label="Start")
         await table.settle()
         assert (await table.bot.service.game(info.id)).status == "active"
+        rec = await bo.slash(table.channel, "toy export")
+        await table.settle()
+        assert rec.ephemeral and "Only a finished game" in rec.reply.content and not rec.reply.filenames
         # A second press makes no second lobby: the channel is busy.
         rec = await ann.click(final, label="Rematch")
         await table.settle()
