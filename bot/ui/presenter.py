@@ -21,7 +21,11 @@ How to write a presenter for a new game (``bot/presenters/<game>/__init__.py`` e
 3. Override what your game shows differently: ``table`` (the channel's status message, with its picture),
    ``table_key`` (a new key posts a new table message), ``screen``/``screen_key`` (only for games with
    ``GameType.hidden_information``), ``final``, ``board`` (``/<game> show``), ``results`` (a picture
-   that goes with a batch of public events), ``describe`` (an action in words), ``rules_text``.
+   that goes with a batch of public events), ``describe`` (an action in words), ``rules_text``,
+   ``card_entries``/``card_page`` (``/<game> card``), ``decision_names`` (reminders name the decision).
+   Informed choices: build menu options with ``bot.ui.informed`` (what each costs and gives; one that cannot
+   be taken is marked, last, with its reason). A prompt kind with ``lock_in = True`` (a sealed choice) has
+   its actions drafted and sealed by a Lock in button (``bot.ui.lockin``).
 4. Nothing to register: ``bot.presenters.presenter_for(name)`` imports ``bot.presenters.<name>.PRESENTER``
    for every game the engine registry lists (tests may ``register_presenter`` one of their own).
 
