@@ -120,6 +120,8 @@ class GameMasterBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        if self.announcer is not None:
+            self.announcer.stop()  # redeliveries wait in the outbox for the next start
         await self.drain()
         await super().close()
         await self.drain()  # an announcement a click started while we were closing

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, compact_json, get_kind
-from bot.storage import CorruptSnapshot, GameRow, SeatRow, Storage, Tx
+from bot.storage import CorruptSnapshot, GameRow, OutboxRow, SeatRow, Storage, Tx
 from engine.api import IllegalAction, Prompt
 
 log = logging.getLogger(__name__)
@@ -288,6 +288,18 @@ def _split(events: list[dict]) -> tuple[list[dict], dict[int, list[dict]]]:
         else:
             private.setdefault(int(to), []).append(e)
     return public, private
+
+
+def _notice(loaded: _Loaded, public: list[dict], private: dict[int, list[dict]], pending: dict[int, PendingSeat],
+            finished: bool) -> dict:
+    """An outbox entry: everything the announcer needs to tell this commit, even long after it."""
+    humans = {s.seat: s.user_id for s in loaded.seats if s.user_id is not None and not s.is_ai}
+    return {"kind": loaded.game.kind, "channel": loaded.game.channel_id, "public": public,
+            "private": {str(seat): events for seat, events in private.items() if seat in humans},
+            "names": {str(s.seat): s.display_name for s in loaded.seats},
+            "users": {str(seat): user for seat, user in humans.items()},
+            "again": [seat for seat, p in sorted(pending.items()) if p.waiting and not p.is_ai],
+            "finished": finished}
 
 
 @dataclass
@@ -695,6 +707,8 @@ class GameService:
         extra: list[dict] = []
         if kind_ == "timeout":
             extra.append({"type": "timeout", "to": "all", "seat": seat})
+            # The seat alone learns what was chosen for it (the choice may be secret until a reveal).
+            extra.append({"type": "timeout_chosen", "to": seat, "action": action})
         result = await self._commit(tx, loaded, applied, extra + list(events), now)
         if kind_ == "timeout":
             result.timed_out = [seat]
@@ -770,6 +784,9 @@ class GameService:
         if finished:
             await tx.pack_game(game.id)
         pending = await self._sync_timers(tx, loaded, now)
+        # What must be said about this commit goes into the outbox in the same transaction (delivered by the
+        # announcer, drained again at start-up after a crash).
+        await tx.add_outbox(game.id, version, _notice(loaded, public, private, pending, finished), now)
         result = ActionResult(game.id, version, status, applied, public, private, pending, finished, scores,
                               [_seat_info(s) for s in loaded.seats])
         await self._fill_for_announcer(tx, loaded, result)
@@ -1196,6 +1213,20 @@ class GameService:
             if (m.seat, m.prompt_key) not in current:
                 out.append(m)
         return out
+
+    async def outbox(self, game_id: int) -> list[OutboxRow]:
+        """The game's announcements not yet delivered, oldest first."""
+        async with self.storage.reading() as tx:
+            return await tx.outbox(game_id)
+
+    async def outbox_games(self) -> list[tuple[int, int | None]]:
+        """(game, its server) of the games whose announcements are not all delivered."""
+        async with self.storage.reading() as tx:
+            return await tx.outbox_games()
+
+    async def outbox_progress(self, outbox_id: int, sent: dict, *, delivered: bool) -> None:
+        async with self._transaction() as tx:
+            await tx.outbox_progress(outbox_id, sent, self.clock.now() if delivered else None)
 
     async def retire_prompt_messages(self, ids: list[int]) -> None:
         async with self._transaction() as tx:

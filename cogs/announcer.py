@@ -12,32 +12,36 @@ shows it again).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
+import time
 import zlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
+from bot.storage import OutboxRow
 from bot.ui import ids, lockin, sync
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button
 from bot.ui.texts import (
     REMATCH,
+    channel_gone_text,
     jump_link,
     names_map,
     ping_text,
     prompt_head,
     reminder_text,
     split_text,
-    timeout_private,
     timeout_public,
     timestamp,
     where_text,
@@ -53,6 +57,29 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+# Catch-up after a restart paces its repairs to this many Discord requests per second: half of Discord's
+# global 50/s, so the players' live games keep the other half.
+CATCH_UP_RATE = 25.0
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel
+GONE = "gone"  # message record: the players were told that their game's channel is gone
+RETRY_DELAYS = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before delivering a game's outbox again after a failure
+
+
+class Transient(Exception):
+    """A Discord request failed in a way that may pass (time-out, server error): deliver again later."""
+
+
+def nonce(*parts: Any) -> str:
+    """A message's idempotency key for Discord (at most 25 characters): a repeated create with the same
+    nonce returns the first message instead of posting a second one."""
+    text = ".".join(str(p) for p in parts)
+    return text if len(text) <= 25 else f"{zlib.crc32(text.encode()):x}.{len(text)}"[:25]
+
+
+def state_nonce(game_id: int, version: int, tag: str, key: str | None = None) -> str:
+    """The nonce of a message sent for one state of a game (its version): a catch-up right after a crash
+    repeats it, a later state of the game (where a prompt or table key may come back) does not."""
+    return nonce(game_id, version, tag + format(zlib.crc32((key or "").encode()) & 0xFFFFFF, "x"))
 
 
 def fingerprint(embed: discord.Embed | None) -> int | None:
@@ -94,13 +121,25 @@ class Announcer:
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = Recent(2000)
+        # Prompts, screens and the table message are kept in line in their own lane per game, so a slow
+        # channel message never holds up anyone's next prompt (and the other way round).
+        self._sync_locks = KeyedLocks()
+        self._retries: dict[int, asyncio.Task] = {}  # game id -> a scheduled redelivery of its outbox
+        self._failures: dict[int, int] = {}
+        self.requests = 0  # Discord requests made (catch-up paces itself on them)
+        self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
 
     # ---------------------------------------------------------------- tasks
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
-        """``async with announcer.lock(game_id):`` serialises one game's announcements in this process."""
+        """``async with announcer.lock(game_id):`` the game's announcement lane: its outbox is delivered in
+        order under it."""
         return self._locks.hold(game_id)
+
+    def sync_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """The game's message lane (prompts, screens, table message)."""
+        return self._sync_locks.hold(game_id)
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -116,12 +155,19 @@ class Announcer:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    def stop(self) -> None:
+        """Drop the scheduled redeliveries (shutdown: the outbox keeps them for the next start)."""
+        for task in self._retries.values():
+            task.cancel()
+        self._retries.clear()
+
     # ---------------------------------------------------------------- requests
 
     async def patient(self, make: Any, what: str) -> Any:
         """Run a Discord request with a time limit, once more if it hangs: a stuck request must never hold
         up a game's announcements (they are serialised per game)."""
         for attempt in (1, 2):
+            self.requests += 1
             task = asyncio.ensure_future(make())
             done, _ = await asyncio.wait({task}, timeout=REQUEST_TIMEOUT / 2)
             if not done:
@@ -166,6 +212,41 @@ class Announcer:
             log.warning("could not post in channel %s", channel_id)
         return None
 
+    async def post(self, channel_id: int | None, *, user_id: int | None = None, nonce: str,
+                   **kwargs: Any) -> discord.Message | None:
+        """Create a message in a channel (or a user's DM) at most once per `nonce`. None: it can never be
+        shown there (channel gone, no access, DMs closed); raises Transient when a later try may succeed."""
+        fresh = refile(kwargs.pop("file", None))
+
+        async def send() -> discord.Message:
+            if user_id is not None:
+                channel: Any = await self.client.create_dm(discord.Object(user_id))
+            else:
+                channel = self.client.get_partial_messageable(channel_id or 0)
+            return await channel.send(**kwargs, **fresh(), nonce=nonce)
+
+        what = f"DM to {user_id}" if user_id is not None else f"message in channel {channel_id}"
+        try:
+            return await self.patient(send, what)
+        except discord.Forbidden:
+            if user_id is not None:
+                await self.service.set_dm_status(user_id, "closed")
+            else:
+                log.warning("no access to channel %s", channel_id)
+            return None
+        except discord.NotFound as exc:
+            log.warning("%s: the channel (or the message of nonce %s) is gone", what, nonce)
+            if user_id is None and exc.code == UNKNOWN_CHANNEL:
+                self.gone.add(channel_id or 0)
+            return None
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                raise Transient(f"{what}: {exc}") from exc
+            log.warning("%s refused: %s", what, exc)
+            return None
+        except (OSError, TimeoutError, aiohttp.ClientError) as exc:  # the connection itself failed
+            raise Transient(f"{what}: {exc}") from exc
+
     async def edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
         return await self.edit_message(channel_id, message_id, **kwargs) is not None
 
@@ -203,17 +284,22 @@ class Announcer:
             self._running -= 1
 
     async def _announce_locked(self, result: ActionResult | Reminder) -> None:
-        async with self.lock(result.game_id):
-            try:
-                if isinstance(result, Reminder):
+        if isinstance(result, Reminder):
+            async with self.lock(result.game_id):
+                try:
                     await self._remind(result)
-                else:
-                    if result.public_view is None and result.status == "active":
-                        # A stored (duplicate) result carries no views: one read of the game as it is now.
-                        fresh = await self.service.table_state(result.game_id)
-                        fresh.public, fresh.private, fresh.timed_out = [], {}, []
-                        result = fresh
-                    await self._announce(result)
+                except Exception:
+                    log.exception("reminding for game %s failed", result.game_id)
+            return
+        # Two lanes: the outbox (lines in the channel, private lines, the end) and the game's messages
+        # (prompts, screens, table). Neither waits for the other's Discord requests.
+        await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
+
+    async def _lines_lane(self, result: ActionResult) -> None:
+        async with self.lock(result.game_id):
+            self.batches += 1
+            try:
+                await self.deliver(result.game_id, result)
             except Exception:
                 log.exception("announcing for game %s failed", result.game_id)
 
@@ -221,6 +307,134 @@ class Announcer:
         """Where a game is played, for a message read in DMs: the server's name and the channel."""
         guild = self.client.get_guild(guild_id) if guild_id else None
         return where_text(guild.name if guild is not None else None, channel_id)
+
+    async def _messages_lane(self, result: ActionResult) -> None:
+        if result.finished or result.status != "active":
+            return
+        async with self.sync_lock(result.game_id):
+            try:
+                if result.public_view is None:
+                    # A stored (duplicate) result carries no views: one read of the game as it is now.
+                    fresh = await self.service.table_state(result.game_id)
+                    fresh.public, fresh.private, fresh.timed_out = [], {}, []
+                    result = fresh
+                    if result.finished or result.status != "active":
+                        return
+                if self._synced.get(result.game_id, -1) > result.version:
+                    return  # a later result was shown first: its views are the newer ones
+                await self.sync_messages(result)
+            except Exception:
+                log.exception("bringing the messages of game %s up to date failed", result.game_id)
+
+    # ---------------------------------------------------------------- the outbox
+
+    async def deliver(self, game_id: int, live: ActionResult | None = None) -> bool:
+        """Show the game's undelivered announcements, in order (call under `lock(game_id)`). Each part is
+        created with a nonce of its own and recorded once shown, so a redelivery never shows it twice.
+        False: a Discord failure that may pass stopped it; a redelivery is scheduled."""
+        for row in await self.service.outbox(game_id):
+            if live is not None and row.version > live.version:
+                break  # a later commit: its own announcement shows it (with its picture)
+            same = live if live is not None and live.version == row.version else None
+            if not await self._deliver(row, same):
+                self._retry_later(game_id)
+                return False
+        self._failures.pop(game_id, None)
+        return True
+
+    def notice_lines(self, presenter: Presenter, kind: str, public: list[dict], names: dict[int, str],
+                     again: list[int]) -> list[str]:
+        """The channel lines of one commit's public events (the same for a first delivery and a redelivery)."""
+        game_type = self.game_type(kind)
+        lines = []
+        for e in public:
+            etype = e.get("type")
+            if etype == "game_started":
+                text: str | None = presenter.started_line(game_type)
+            elif etype == "seat_replaced":
+                text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
+            elif etype == "undo":
+                text = self.undo_line(e, again, names)
+            elif etype == "abandoned":
+                text = "The game was abandoned."
+            elif etype in ("final_scores", "timeout"):
+                text = None
+            else:
+                text = presenter.event_line(e, names)
+            if text:
+                lines.append(text)
+        for e in public:
+            if e.get("type") == "timeout":
+                seat = e.get("seat")
+                lines.append(timeout_public(names.get(seat, str(seat))))
+        return lines
+
+    async def _deliver(self, row: OutboxRow, live: ActionResult | None) -> bool:
+        p = row.payload
+        presenter = self.presenter(p["kind"])
+        names = {int(k): v for k, v in p["names"].items()}
+        chunks = split_text(self.notice_lines(presenter, p["kind"], p["public"], names, p.get("again", [])))
+        picture = presenter.results(p["public"], live.public_view, names) \
+            if chunks and live is not None and live.public_view is not None and not p["finished"] else None
+        sent = dict(row.sent)
+        done = False
+        try:
+            for i, chunk in enumerate(chunks):
+                if f"c{i}" in sent:
+                    continue
+                if picture is not None and i == len(chunks) - 1:
+                    kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
+                else:
+                    kwargs = {"content": chunk}
+                msg = await self.post(p["channel"], nonce=nonce(row.game_id, row.version, i), **kwargs)
+                sent[f"c{i}"] = msg.id if msg is not None else 0
+            if p["channel"] in self.gone:
+                await self._tell_channel_gone(row.game_id, presenter, p)
+            if p["finished"] and "final" not in sent:
+                result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
+                await self._post_final(result, presenter, names)
+                sent["final"] = 1
+            for seat, events in p["private"].items():
+                user = p["users"].get(seat)
+                texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
+                if f"p{seat}" in sent or not user or not texts:
+                    continue
+                msg = await self.post(None, user_id=user, nonce=nonce(row.game_id, row.version, f"p{seat}"),
+                                      content="\n".join(texts)[:1900])
+                sent[f"p{seat}"] = msg.id if msg is not None else 0
+            done = True
+        except Transient as exc:
+            log.warning("game %s: announcement v%s stopped (%s); it is delivered again later", row.game_id,
+                        row.version, exc)
+        await self.service.outbox_progress(row.id, sent, delivered=done)
+        return done
+
+    async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
+        """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""
+        if any(m.purpose == GONE for m in await self.service.prompt_messages(game_id)):
+            return
+        command = getattr(presenter, "command_name", None) or notice["kind"]
+        text = channel_gone_text(presenter.display_name, game_id, command)
+        for user in notice["users"].values():
+            await self.dm(user, content=text, nonce=nonce(game_id, "gone", user % 100000))
+        await self.service.record_prompt_message(game_id, None, 0, notice["channel"], GONE)
+
+    def _retry_later(self, game_id: int) -> None:
+        if game_id in self._retries:
+            return
+        failures = self._failures.get(game_id, 0)
+        self._failures[game_id] = failures + 1
+        delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
+        self._retries[game_id] = asyncio.create_task(self._redeliver(game_id, delay))
+
+    async def _redeliver(self, game_id: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._retries.pop(game_id, None)
+        async with self.lock(game_id):
+            try:
+                await self.deliver(game_id)
+            except Exception:
+                log.exception("redelivering the announcements of game %s failed", game_id)
 
     async def _remind(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
@@ -239,87 +453,33 @@ class Announcer:
                 + f" ({timestamp(reminder.deadline)})")
 
     def event_lines(self, presenter: Presenter, result: ActionResult, names: dict[int, str]) -> list[str]:
-        game_type = self.game_type(result.kind)
-        lines = []
-        for e in result.public:
-            kind = e.get("type")
-            if kind == "game_started":
-                text: str | None = presenter.started_line(game_type)
-            elif kind == "seat_replaced":
-                text = f"Seat {e['seat'] + 1} is now played by {e['name']}."
-            elif kind == "undo":
-                text = self.undo_line(e, result, names)
-            elif kind == "abandoned":
-                text = "The game was abandoned."
-            elif kind in ("final_scores", "timeout"):
-                text = None
-            else:
-                text = presenter.event_line(e, names)
-            if text:
-                lines.append(text)
-        for seat in result.timed_out:
-            lines.append(timeout_public(names.get(seat, f"Seat {seat + 1}")))
-        return lines
-
-    def timeout_lines(self, presenter: Presenter, result: ActionResult, seat: int) -> list[str]:
-        """What the bot chose for a seat whose time ran out (for that seat only: the choice may be secret)."""
-        chosen = [a.action for a in result.applied if a.kind == "timeout" and a.seat == seat]
-        if seat not in result.timed_out or not chosen:
-            return []
-        action = chosen[-1]
-        action = action.get("plan", action) if action.get("type") == "decide" and "plan" in action else action
-        return [timeout_private(presenter.display_name, result.game_id, presenter.describe(action),
-                                f" in <#{result.channel_id}>")]
+        again = [seat for seat, p in sorted(result.pending.items()) if p.waiting and not p.is_ai]
+        public = result.public + [{"type": "timeout", "to": "all", "seat": seat} for seat in result.timed_out
+                                  if not any(e.get("type") == "timeout" and e.get("seat") == seat
+                                             for e in result.public)]
+        return self.notice_lines(presenter, result.kind, public, names, again)
 
     @staticmethod
-    def undo_line(event: dict, result: ActionResult, names: dict[int, str]) -> str:
+    def undo_line(event: dict, again_seats: list[int], names: dict[int, str]) -> str:
         """What an undo took back and whom it concerns: whose moves, and who must now choose again."""
         moves = event.get("moves", 0)
         whose = [names.get(s, f"Seat {s + 1}") for s in event.get("seats", [])]
         text = f"↩ The host undid the last step: {moves} move{'s' if moves != 1 else ''} taken back"
         text += f" ({', '.join(whose)})." if whose else "."
-        again = [names.get(s, f"Seat {s + 1}") for s, p in sorted(result.pending.items()) if p.waiting and not p.is_ai]
+        again = [names.get(s, f"Seat {s + 1}") for s in again_seats]
         if again:
             text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
         return text
 
-    async def _announce(self, result: ActionResult) -> None:
-        self.batches += 1
-        presenter = self.presenter(result.kind)
-        names = names_map(result.seats)
-        color = presenter.embed_color
-        chunks = split_text(self.event_lines(presenter, result, names))
-        picture = presenter.results(result.public, result.public_view, names) \
-            if chunks and result.public_view is not None and not result.finished else None
-        for i, chunk in enumerate(chunks):
-            if picture is not None and i == len(chunks) - 1:
-                await self.send_channel(result.channel_id, **await message_kwargs(picture, color, content=chunk))
-            else:
-                await self.send_channel(result.channel_id, content=chunk)
-        if result.finished:
-            await self._post_final(result, presenter, names)
-        for seat in sorted(set(result.private) | set(result.timed_out)):
-            events = result.private.get(seat, [])
-            user = next((s.user_id for s in result.seats if s.seat == seat and not s.is_ai), None)
-            texts = self.timeout_lines(presenter, result, seat)
-            texts += [t for t in (presenter.private_line(e, names) for e in events) if t]
-            if user and texts:
-                await self.dm(user, content="\n".join(texts)[:1900])
-        if result.finished or result.status != "active":
-            return
-        if self._synced.get(result.game_id, -1) > result.version:
-            return  # a later result was announced first: its views are the newer ones
-        await self.sync_messages(result)
-
     async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
         after a crash posts only the parts that are missing."""
-        records = await self.service.prompt_messages(result.game_id)
-        posted = {m.prompt_key for m in records if m.purpose == FINAL}
-        messages = [m for m in records if m.purpose != FINAL]
-        for m in messages:
-            await self.edit(m.channel_id, m.message_id, view=None)
-        await self.service.retire_prompt_messages([m.id for m in messages])
+        async with self.sync_lock(result.game_id):  # no prompt of an earlier step is being sent meanwhile
+            records = await self.service.prompt_messages(result.game_id)
+            posted = {m.prompt_key for m in records if m.purpose == FINAL}
+            messages = [m for m in records if m.purpose != FINAL]
+            await asyncio.gather(*(self.edit(m.channel_id, m.message_id, view=None) for m in messages))
+            await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
             return
         outcome = Outcome.from_json(result.outcome)
@@ -330,7 +490,8 @@ class Announcer:
             if i == 0:  # the score sheet: who won by how much, and the same table again
                 spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
                 spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
-            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
+                                          nonce=nonce(result.game_id, "final", i))
             if msg is not None:
                 await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
                                                          prompt_key=str(i))
@@ -350,16 +511,24 @@ class Announcer:
                 continue
             text = presenter.result_dm(result.game_id, outcome, s.seat, names)
             if text:
-                await self.dm(s.user_id, content=(text + link)[:1900])
+                await self.dm(s.user_id, content=(text + link)[:1900], nonce=nonce(result.game_id, "result", s.seat))
         await self.service.record_prompt_message(result.game_id, None, 0, result.channel_id, FINAL, prompt_key="dm")
 
     async def catch_up(self) -> None:
         """At start-up: a crash between storing an action and announcing it must not leave anyone without
         their prompt, so every active game's messages are brought up to date, and a game that finished
         recently without its score sheet gets it."""
-        cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
         # Several processes over shards: each catches up the games of its own shards' servers.
         owns = getattr(self.client, "owns_guild", lambda guild_id: True)
+        for game_id, guild_id in await self.service.outbox_games():
+            if not owns(guild_id):
+                continue
+            async with self._paced(), self.lock(game_id):
+                try:
+                    await self.deliver(game_id)
+                except Exception:
+                    log.exception("delivering the outbox of game %s failed", game_id)
+        cutoff = self.service.clock.now() - FINAL_CATCH_UP_WINDOW
         for game in await self.service.list_games(statuses=("finished",)):
             if game.updated_at < cutoff or not owns(game.guild_id):
                 continue
@@ -372,11 +541,21 @@ class Announcer:
         for game in await self.service.list_games(statuses=("active",)):
             if not owns(game.guild_id):
                 continue
-            async with self.lock(game.id):
+            async with self._paced(), self.sync_lock(game.id):
                 try:
                     await self.sync_messages(await self.service.table_state(game.id))
                 except Exception:
                     log.exception("catching up game %s failed", game.id)
+
+    @contextlib.asynccontextmanager
+    async def _paced(self) -> AsyncIterator[None]:
+        """One game's catch-up, followed by a pause long enough to keep the requests it made within
+        CATCH_UP_RATE (none for a game whose messages were intact)."""
+        before, started = self.requests, time.monotonic()
+        yield
+        made = self.requests - before
+        if made:
+            await asyncio.sleep(max(0.0, made / CATCH_UP_RATE - (time.monotonic() - started)))
 
     async def retire_all(self, game_id: int) -> None:
         msgs = await self.service.prompt_messages(game_id)
@@ -410,14 +589,13 @@ class Announcer:
         self._synced[result.game_id] = max(self._synced.get(result.game_id, -1), result.version)
         todo = sync.plan(seats, messages, dynamics=game_type.dynamics,
                          hidden_information=game_type.hidden_information, table_key=table_key)
-        for m in todo.close:
-            await self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
+        # Each seat's messages go out side by side: one slow DM holds up nobody else's prompt.
+        await asyncio.gather(*(self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
+                               for m in todo.close),
+                             *(self._send_prompt(result, presenter, names, s) for s in todo.send))
         if todo.close:
             await self.service.retire_prompt_messages([m.id for m in todo.close])
-        for s in todo.send:
-            await self._send_prompt(result, presenter, names, s)
-        for s, old in todo.screens:
-            await self._update_screen(result, presenter, names, s, old)
+        await asyncio.gather(*(self._update_screen(result, presenter, names, s, old) for s, old in todo.screens))
         if todo.table_post or todo.table_edit is not None:
             ctx = TableCtx(result.game_id, game_type, public_view, names,
                            [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
@@ -429,7 +607,8 @@ class Announcer:
                     await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
                 spec = presenter.table(ctx, with_image=True)
                 shown = await self._table_fingerprint(presenter, ctx)
-                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color))
+                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
+                                              nonce=state_nonce(result.game_id, result.version, "t"))
                 self.remember_picture(msg)
                 if msg is not None:
                     await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
@@ -494,7 +673,8 @@ class Announcer:
             draft = await self.service.note_in_draft(result.game_id, s.seat, ctx.key, {RECAP: recap})
         spec = lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe)
         content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
-        msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content))
+        msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content),
+                            nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
         if msg is not None:
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
                                                      prompt_key=ctx.key)

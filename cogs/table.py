@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
 NOT_YOURS = "These controls belong to another player's seat."
+REPLY_TIMEOUT = 20.0  # seconds for the edit that answers a click
 
 
 class _Game:
@@ -187,6 +188,11 @@ class TableCog(commands.Cog, name="Table"):
         """A command used in DMs (where players live) reaches the user's game of this kind."""
         mine = [g for g in await self.service.list_games(statuses=("lobby", "active"))
                 if g.kind == game.name and any(s.user_id == interaction.user.id for s in g.seats)]
+        if len(mine) > 1:
+            # A game whose channel is gone can only be reached from DMs: it is the one meant here.
+            gone = [g for g in mine if self._channel_gone(g.channel_id)]
+            if len(gone) == 1:
+                return gone[0]
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -194,6 +200,10 @@ class TableCog(commands.Cog, name="Table"):
                                f"`/{game.command} new`.")
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
         raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
+
+    def _channel_gone(self, channel_id: int) -> bool:
+        """Deleted (Discord told the bot, or refused a message there as an unknown channel)."""
+        return channel_id in self.announcer.gone or (self.bot.is_ready() and self.bot.get_channel(channel_id) is None)
 
     async def _host_game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
         """The game here, for a host-only command: refused before anything is asked (the service checks again)."""
@@ -720,8 +730,10 @@ class TableCog(commands.Cog, name="Table"):
         else:
             kwargs["attachments"] = [file] if file else []
         try:
-            await interaction.edit_original_response(**kwargs)
-        except discord.HTTPException:
+            # A time limit like every request of an announcement: a hung edit must not keep this handler (and
+            # with it the bot's shutdown and the tests' settle) waiting.
+            await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
+        except (discord.HTTPException, TimeoutError):
             log.warning("could not update the prompt for interaction %s", interaction.id)
 
     # ---------------------------------------------------------------- screens and commands

@@ -149,6 +149,12 @@ def screen_image(seat_view: Mapping, player_name_: str | None = None) -> Image.I
     height = PAD + 56 + icon_size + 24 + 40 + rows * (CARD_H + GAP) + PAD
     if not hand:
         height += 60
+    from .underworld import tokens_strip  # judgement tokens face up (the owner's view) and bribe tokens
+
+    strip = tokens_strip(own)
+    if strip is not None:
+        width = max(width, strip.width + 2 * PAD)
+        height += strip.height + 16
     img, d = new_canvas(width, height, BG)
     d.text((PAD, PAD), title, font=fit_font(title, width - 2 * PAD, 40, True), fill=TEXT)
     x, y = PAD, PAD + 56
@@ -170,6 +176,9 @@ def screen_image(seat_view: Mapping, player_name_: str | None = None) -> Image.I
         cx = PAD + (i % cols) * (CARD_W + GAP)
         cy = y + (i // cols) * (CARD_H + GAP)
         img.paste(card_image(number), (cx, cy))
+    if strip is not None:
+        y += rows * (CARD_H + GAP) if hand else 60
+        img.paste(strip, (PAD, y), strip)
     return img
 
 
@@ -206,6 +215,11 @@ def _player_caption(p: Mapping, seat: int, names: Sequence[str] | Mapping[int, s
         extras["hand"] = size
     if isinstance(p.get("gem_count"), int):  # public: the number of gems behind a screen, not their colours
         extras["gems"] = p["gem_count"]
+    from .underworld import header_item  # judgement tokens: face down, only their number
+
+    item = header_item(p, 40)
+    if item is not None:
+        extras["judgement"] = item
     if p.get("submitted"):
         extras["\u2713"] = "ready"
     return player_name(names, seat), extras

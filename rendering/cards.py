@@ -134,6 +134,11 @@ def full_face(number: int) -> Image.Image:
         d.text((w // 2, 80 * k), "LAW" if law else "CARD", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
         _law_text(d, text, top=94 * k, bottom=(CARD_H - CARD_R - 6) * k, left=14 * k,
                   right=(CARD_W - 14) * k, k=k)
+    elif "lines" in data:  # a criminal (underworld): three lines paid in judgement tokens
+        from .underworld import draw_lines
+
+        d.text((w // 2, 80 * k), "CRIMINAL", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
+        draw_lines(img, d, data["lines"], (ROW_TOP + 16) * k, ROW_H * k, w, k, ROW_ICON * k)
     else:
         _rows(img, d, number, k)
     _draw_sections(img, w, h, r, cardlib.section_colors(number), frozenset(), k, 26)
@@ -198,6 +203,8 @@ def placed_face(number: int, paint: tuple[tuple[str, str], ...] = ()) -> Image.I
            anchor="mm")
     if law:
         d.text((w // 2, 74 * k), "LAW", font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
+    elif "lines" in cardlib.card(number):
+        d.text((w // 2, 74 * k), "CRIMINAL", font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
     colors = cardlib.section_colors(number)
     colors.update(dict(paint))
     _draw_sections(img, w, h, r, colors, frozenset(s for s, _ in paint), k, 22)

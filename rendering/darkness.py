@@ -51,4 +51,6 @@ def reward_icon(reward: dict, size: int) -> Image.Image | None:
         return diamond(size, str(reward.get("amount", 1)))
     if kind == "any_circle_bonus":
         return any_colour_bonus(size, f"+{reward.get('value', 1)}")
-    return None
+    from .underworld import reward_icon as underworld_icon  # bribes, discarding judgement tokens, relocation
+
+    return underworld_icon(reward, size)

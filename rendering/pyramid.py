@@ -47,11 +47,12 @@ class PyramidLayout:
     levels: int
     card_w: int = PYR_W
     card_h: int = PYR_H
+    low: int = 1  # the lowest level drawn: 0 when cards lie under the first row (criminals)
 
     def rect(self, slot: str) -> tuple[int, int, int, int]:
         level, x = parse_slot(slot)
         x0 = self.left + (x - 1 - self.umin) * self.card_w // 2
-        y1 = self.bottom - (level - 1) * self.card_h
+        y1 = self.bottom - (level - self.low) * self.card_h
         return x0, y1 - self.card_h, x0 + self.card_w, y1
 
     def circle_center(self, slot: str) -> tuple[int, int]:
@@ -73,12 +74,13 @@ def pyramid_layout(pyramid_view: Mapping, slots: Iterable[str] | None = None, mi
     umin = min(x - 1 for _, x in positions)
     umax = max(x + 1 for _, x in positions)
     levels = max(level for level, _ in positions)
+    low = min(1, min(level for level, _ in positions))  # level 0 only when something lies or may go there
     body_w = (umax - umin) * PYR_W // 2
     width = max(GUTTER + body_w + 2 * MARGIN, min_width)
     # centre the pyramid in the space right of the gutter
     left = GUTTER + MARGIN + (width - GUTTER - 2 * MARGIN - body_w) // 2
-    height = HEADER_H + levels * PYR_H + 2 * MARGIN
-    return PyramidLayout(width, height, left, height - MARGIN, umin, levels)
+    height = HEADER_H + (levels - low + 1) * PYR_H + 2 * MARGIN
+    return PyramidLayout(width, height, left, height - MARGIN, umin, levels, low=low)
 
 
 def slot_rects(
@@ -92,7 +94,7 @@ def slot_rects(
 def circle_colors(cards: Mapping[str, Mapping], slot: str) -> list[str] | None:
     """The four section colours of the circle completed by the card at ``slot`` (paint applied)."""
     level, x = parse_slot(slot)
-    if level < 2:
+    if level < 1:  # level 1 too: over two level-0 cards (criminals)
         return None
     left = cards.get(f"{level - 1}:{x - 1}")
     right = cards.get(f"{level - 1}:{x + 1}")
@@ -167,7 +169,10 @@ def _header_items(pyramid_view: Mapping, totals: Mapping | None) -> list[tuple[I
     if t["circles"]:
         items.append((_ring(HEADER_ICON // 2 - 8), str(t["circles"])))
     for label, value in (totals or {}).items():
-        items.append((None, f"{label} {value}"))
+        if isinstance(value, tuple):  # an extra with its own sprite: (image, text)
+            items.append(value)
+        else:
+            items.append((None, f"{label} {value}"))
     return items
 
 
@@ -243,8 +248,8 @@ def pyramid_image(
     img, d = new_canvas(layout.width, layout.height, background)
     _draw_header(img, d, player_name, items, layout.width)
     level_font = font(26, True)
-    for level in range(1, layout.levels + 1):
-        y = layout.bottom - (level - 1) * PYR_H - PYR_H // 2
+    for level in range(layout.low, layout.levels + 1):
+        y = layout.bottom - (level - layout.low) * PYR_H - PYR_H // 2
         d.text((MARGIN + GUTTER // 2 - 6, y), f"L{level}", font=level_font, fill=TEXT_SOFT, anchor="mm")
     for slot, entry in cards.items():
         x0, y0, _, _ = layout.rect(slot)

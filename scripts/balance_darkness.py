@@ -10,6 +10,10 @@ but never dominate (no larger than the strongest base card's shift).
 
     python scripts/balance_darkness.py --games 1000 --out docs/balance-darkness.md
 
+The Underworld part (``run_underworld``, ``underworld_report``) plays its own configurations: each criminal and
+underworld law against the same limit, and the judgement tokens, which must hurt (the seats with the heavier
+judgement lose win share) but never dominate (no more than the strongest base card moves it).
+
 Pure simulation: the engine and its baseline AI, no I/O except the report.
 """
 
@@ -29,6 +33,7 @@ from engine.viceroy import GAME, apply_action, new_game  # noqa: E402
 from engine.viceroy import cards as C  # noqa: E402
 from engine.viceroy.ai import choose_action  # noqa: E402
 from engine.viceroy.modules.carddata import ARISTOCRAT_LAWS, ARISTOCRATS, DOMAIN, REVISED_LAWS  # noqa: E402
+from engine.viceroy.modules.criminals import CRIMINALS, UNDERWORLD_LAWS  # noqa: E402
 from engine.viceroy.modules.invasion_data import INVASION_LAWS, monster  # noqa: E402
 from engine.viceroy.prompts import pending  # noqa: E402
 
@@ -224,6 +229,138 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", failures
 
 
+# ------------------------------------------------------------------------------------------- Underworld
+
+UNDERWORLD_CONFIGS: list[tuple[str, int, list[str]]] = [
+    ("darkness+underworld 3p", 3, ["darkness", "underworld"]),
+    ("darkness+underworld 2p", 2, ["darkness", "underworld"]),
+    ("duo+darkness+underworld 2p", 2, ["duo", "darkness", "underworld"]),
+    ("darkness+underworld solo", 1, ["darkness", "underworld"]),
+]
+UNDERWORLD_DESIGNED = set(CRIMINALS) | set(UNDERWORLD_LAWS)
+HEAVY = "judgement heavier than the median"
+
+
+def run_underworld(games: int, seed: int) -> dict:
+    """Games with the underworld on: score distributions, shifts of the criminals and the underworld laws, and
+    what the judgement tokens do (their points per seat, the shift of the seats judged hardest, and how often
+    the judgement changes who wins)."""
+    results = {}
+    for name, players, modules in UNDERWORLD_CONFIGS:
+        start = time.process_time()
+        totals: list[int] = []
+        winners: list[int] = []
+        played: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+        designed: set[str] = set()
+        judged: list[tuple[int, float]] = []  # (judgement points, win share) per seat
+        changed = 0
+        seats_total, share_total = 0, 0.0
+        for i in range(games):
+            state = play(players, modules, seed + i)
+            rows = state["scores"]
+            k = sum(1 for r in rows if r["winner"])
+            before = {r["seat"] for r in rows if r["winner"]}
+            without = [r["total"] - r["breakdown"].get("judgement", 0) for r in rows]
+            if players > 1 and {r["seat"] for r, t in zip(rows, without, strict=True) if t == max(without)} != before:
+                changed += 1
+            for row in rows:
+                seat = row["seat"]
+                share = (1.0 / k) if row["winner"] else 0.0
+                totals.append(row["total"])
+                if row["winner"]:
+                    winners.append(row["total"])
+                seats_total += 1
+                share_total += share
+                judged.append((row["breakdown"].get("judgement", 0), share))
+                for entry in state["players"][seat]["pyramid"]["cards"].values():
+                    for number in [entry["card"]] + [c for c in entry["tucked"] if c == ENDOWMENT]:
+                        if number == DOMAIN:
+                            continue
+                        key = card_key(number, modules)
+                        played[key][0] += 1
+                        played[key][1] += share
+                        if number in UNDERWORLD_DESIGNED:
+                            designed.add(key)
+        shifts = {}
+        for key, (n, share) in played.items():
+            rest_n, rest_share = seats_total - n, share_total - share
+            if n and rest_n:
+                shifts[key] = (n, share / n - rest_share / rest_n)
+        median = statistics.median(p for p, _ in judged)
+        heavy = [s for p, s in judged if p < median]
+        light = [s for p, s in judged if p >= median]
+        heavy_shift = (statistics.mean(heavy) - statistics.mean(light)) if heavy and light and players > 1 else None
+        results[name] = {
+            "players": players, "modules": modules, "games": games, "totals": totals, "winners": winners,
+            "shifts": shifts, "designed": designed, "seats": seats_total, "cpu": time.process_time() - start,
+            "judgement": [p for p, _ in judged], "heavy": (len(heavy), heavy_shift), "changed": changed,
+        }
+        print(f"{name}: {games} games in {results[name]['cpu']:.0f} CPU s", file=sys.stderr)
+    return results
+
+
+def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, list[str]]:
+    """The Underworld section of the report; ``base`` holds the main configurations (for the limits and the
+    same games with the module off)."""
+    failures: list[str] = []
+    lines = ["## Underworld", "",
+             "The criminals, underworld laws, judgement tokens and bribe tokens are designed by this project, not "
+             "the printed cards. The same games with the module off are the darkness configurations above.", "",
+             "| Configuration | Games | Mean | Median | P10 | P90 | Std dev | Winner mean | Module off: mean |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        t = r["totals"]
+        off = next((x for x in base.values() if x["players"] == r["players"]
+                    and sorted(x["modules"]) == sorted(m for m in r["modules"] if m != "underworld")), None)
+        off_mean = f"{statistics.mean(off['totals']):.1f}" if off else "-"
+        lines.append(f"| {name} | {r['games']} | {statistics.mean(t):.1f} | {statistics.median(t):.0f} | "
+                     f"{pct(t, 0.1):.0f} | {pct(t, 0.9):.0f} | {statistics.pstdev(t):.1f} | "
+                     f"{statistics.mean(r['winners']):.1f} | {off_mean} |")
+    lines += ["", "### Judgement tokens: they hurt, they never dominate", "",
+              "Judgement points per seat at the end (negative: a penalty), the win-share shift of the seats judged "
+              "harder than the median seat (they are also the seats that played the most criminals), and how often "
+              "the winner would differ without the judgement. *Hurts*: the judgement costs points on average and "
+              "changes some winners; *never dominates*: the shift is no larger than the strongest base card's.", "",
+              "| Configuration | Mean | P10 | Worst | Shift of the harder judged | Limit | Winner changed | Verdict |",
+              "|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        points = r["judgement"]
+        n, shift = r["heavy"]
+        if r["players"] == 1 or shift is None:
+            lines.append(f"| {name} | {statistics.mean(points):.1f} | {pct(points, 0.1):.0f} | {min(points)} | "
+                         "(solo) | | | |")
+            continue
+        ref_name = next(k for k, x in base.items() if x["players"] == r["players"] and not x["modules"])
+        limit = abs(_strongest(base[ref_name], min_plays)[1])
+        ok = abs(shift) <= limit and statistics.mean(points) < 0 and r["changed"] > 0
+        if not ok:
+            failures.append(f"{name}: {HEAVY} shift {shift:+.3f} (limit {limit:.3f})")
+        lines.append(f"| {name} | {statistics.mean(points):.1f} | {pct(points, 0.1):.0f} | {min(points)} | "
+                     f"{shift:+.3f} | {limit:.3f} | {r['changed'] / r['games']:.1%} | {'yes' if ok else 'NO'} |")
+    for name, r in results.items():
+        if r["players"] == 1 or not r["designed"]:
+            continue
+        ref_name = next(k for k, x in base.items() if x["players"] == r["players"] and not x["modules"])
+        strongest_key, strongest_shift = _strongest(base[ref_name], min_plays)
+        lines += ["", f"### {name}", "",
+                  f"Limit: the strongest base card of *{ref_name}*, {strongest_key}, shift {strongest_shift:+.3f}.", "",
+                  "| Designed card | Played (seats) | Play rate | Shift | Within the base range |",
+                  "|---|---|---|---|---|"]
+        for key in sorted(r["designed"], key=lambda k: int(k[1:].split()[0])):
+            n, shift = r["shifts"].get(key, (0, 0.0))
+            ok = abs(shift) <= abs(strongest_shift) or n < min_plays
+            if not ok:
+                failures.append(f"{name}: {key} shift {shift:+.3f} > {abs(strongest_shift):.3f}")
+            lines.append(f"| {key} | {n} | {n / r['seats']:.1%} | {shift:+.3f} | "
+                         f"{'yes' if ok else 'NO'}{' (few plays)' if n < min_plays else ''} |")
+    lines += ["", "Underworld verdict: " + ("every criminal and underworld law within the base range; judgement "
+                                            "tokens hurt but never dominate." if not failures else
+                                            "over the limit: " + "; ".join(failures)), ""]
+    cpu = sum(r["cpu"] for r in results.values())
+    lines.append(f"{sum(r['games'] for r in results.values())} Underworld games, {cpu:.0f} CPU seconds.")
+    return "\n".join(lines) + "\n", failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per configuration")
@@ -231,7 +368,10 @@ def main() -> int:
     parser.add_argument("--min-plays", type=int, default=50)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
-    text, failures = report(run(args.games, args.seed), args.min_plays)
+    results = run(args.games, args.seed)
+    text, failures = report(results, args.min_plays)
+    extra, more = underworld_report(run_underworld(args.games, args.seed), results, args.min_plays)
+    text, failures = text + "\n" + extra, failures + more
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text)

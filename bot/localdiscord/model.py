@@ -124,6 +124,7 @@ class FakeMessage:
     reactions: dict[str, set[int]] = field(default_factory=dict)
     deleted: bool = False
     edits: int = 0
+    nonce: str | None = None  # what the author sent as the message's nonce (returned on creation only)
 
     @property
     def ephemeral(self) -> bool:

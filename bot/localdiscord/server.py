@@ -99,13 +99,14 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 class Fault:
     method: str
     pattern: str
-    kind: str  # "ratelimit" | "slow" | "fail"
+    kind: str  # "ratelimit" | "slow" | "fail" | "hold"
     times: int | None  # None = until removed
     retry_after: float = 0.0
     delay: float = 0.0
     status: int = 500
     code: int = 0
     message: str = ""
+    event: asyncio.Event | None = None  # "hold": the request waits until this is set
 
     def matches(self, method: str, path: str) -> bool:
         return (self.method in ("*", method)) and fnmatch.fnmatchcase(path, self.pattern)
@@ -203,6 +204,10 @@ class FakeDiscord:
         # New DM channels the bot may open per window before 40003 (Discord does not publish its numbers).
         self.dm_open_limit: tuple[int, float] = (20, 10.0)
         self._dm_opens: list[float] = []
+        # A message created with a nonce and enforce_nonce is created once: the same author sending the same
+        # nonce within this many seconds gets the first message back (Discord: "the past few minutes").
+        self.nonce_window = 300.0
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         # Edits of a message older than an hour allowed per window before 30046 (community-documented).
         self.old_edit_limit: tuple[int, float] = (3, 60.0)
         self._old_edits: dict[int, list[float]] = {}
@@ -348,6 +353,13 @@ class FakeDiscord:
         fault = Fault(method.upper(), path, "slow", times, delay=delay)
         self.faults.append(fault)
         return fault
+
+    def hold(self, method: str, path: str, *, times: int = 1) -> asyncio.Event:
+        """The next ``times`` matching requests wait until the returned event is set (a message that is slow
+        for as long as a test wants)."""
+        event = asyncio.Event()
+        self.faults.append(Fault(method.upper(), path, "hold", times, event=event))
+        return event
 
     def fail(self, method: str, path: str, *, status: int = 500, code: int = 0, message: str = "Internal Server Error",
              times: int = 1) -> Fault:
@@ -1170,6 +1182,8 @@ class FakeDiscord:
                         self.faults.remove(fault)
                 if fault.kind == "slow":
                     await asyncio.sleep(fault.delay)
+                elif fault.kind == "hold" and fault.event is not None:
+                    await fault.event.wait()
                 elif fault.kind == "ratelimit":
                     record.status = 429
                     return json_response(
@@ -1484,9 +1498,28 @@ class FakeDiscord:
         if body.get("flags"):
             # Only interaction responses can be ephemeral; Discord ignores the bit on channel messages.
             body["flags"] = int(body["flags"]) & ~MESSAGE_FLAG_EPHEMERAL
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > rules.NONCE_MAX:
+            raise ApiError(400, 50035, "Invalid Form Body: nonce: Must be 25 or fewer in length.")
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self._nonces.get((self.bot.id, str(nonce)))
+            if seen is not None and time.monotonic() - seen[1] < self.nonce_window:
+                first = self.messages[seen[0]]
+                if first.deleted:
+                    raise ApiError(404, 10008, "Unknown Message")
+                payload = self.message_payload(first)
+                payload["nonce"] = first.nonce
+                return json_response(payload)
         msg = self._new_message_from_body(chan.id, self.bot.id, body, files)
+        if nonce is not None:
+            msg.nonce = str(nonce)
+            if body.get("enforce_nonce"):
+                self._nonces[(self.bot.id, str(nonce))] = (msg.id, time.monotonic())
         await self._notify()
-        return json_response(self.message_payload(msg))
+        payload = self.message_payload(msg)
+        if msg.nonce is not None:
+            payload["nonce"] = msg.nonce
+        return json_response(payload)
 
     async def _get_message(self, request: web.Request) -> web.Response:
         chan = self._channel_or_404(request.match_info["cid"])

@@ -14,6 +14,7 @@ from bot.storage.schema import (
     ActionRow,
     CorruptSnapshot,
     GameRow,
+    OutboxRow,
     PromptMessageRow,
     SeatRow,
     TimerRow,
@@ -23,6 +24,6 @@ from bot.storage.schema import (
 
 __all__ = [
     "DEFAULT_DB_PATH", "LOG_KEY", "MIGRATIONS", "SCHEMA_VERSION", "ActionRow", "CorruptSnapshot", "GameBundle",
-    "GameRow", "PromptMessageRow", "SeatRow", "Storage", "TimerRow", "Tx", "decode_state", "encode_state",
+    "GameRow", "OutboxRow", "PromptMessageRow", "SeatRow", "Storage", "TimerRow", "Tx", "decode_state", "encode_state",
     "is_postgres_url",
 ]

@@ -24,6 +24,7 @@ from bot.storage.schema import (
     ActionRow,
     CorruptSnapshot,
     GameRow,
+    OutboxRow,
     PromptMessageRow,
     SeatRow,
     TimerRow,
@@ -492,6 +493,7 @@ class Tx:
         yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
+        yield ("write", "DELETE FROM outbox WHERE game_id=? AND delivered_at IS NOT NULL", (game_id,))
 
     async def pack_game(self, game_id: int) -> None:
         """Shrink a finished game: one compressed public-log row, no stored submission results (they
@@ -561,6 +563,30 @@ class Tx:
 
     async def deactivate_prompt_messages(self, ids: Iterable[int]) -> None:
         await self._write_many("UPDATE prompt_messages SET active=0 WHERE id=?", [(i,) for i in ids])
+
+    # ------------------------------------------------------------ outbox
+    async def add_outbox(self, game_id: int, version: int, payload: dict, now: float) -> None:
+        """What this commit must tell Discord: written with the action, so a crash cannot lose it."""
+        await self._write("INSERT INTO outbox (game_id, version, payload, created_at) VALUES (?,?,?,?)",
+                          (game_id, version, compact_json(payload), now))
+
+    async def outbox(self, game_id: int) -> list[OutboxRow]:
+        """The game's undelivered announcements, oldest first."""
+        rows = await self._all("SELECT id, game_id, version, payload, sent, created_at FROM outbox"
+                               " WHERE game_id=? AND delivered_at IS NULL ORDER BY id", (game_id,))
+        return [OutboxRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]) if r[4] else {}, r[5])
+                for r in rows]
+
+    async def outbox_games(self) -> list[tuple[int, int | None]]:
+        """(game, its server) of the games with undelivered announcements."""
+        rows = await self._all("SELECT DISTINCT o.game_id, g.guild_id FROM outbox o JOIN games g ON g.id = o.game_id"
+                               " WHERE o.delivered_at IS NULL ORDER BY o.game_id")
+        return [(r[0], r[1]) for r in rows]
+
+    async def outbox_progress(self, outbox_id: int, sent: dict, delivered_at: float | None) -> None:
+        """Record the parts shown so far (and, with `delivered_at`, that the announcement is complete)."""
+        await self._write("UPDATE outbox SET sent=?, delivered_at=? WHERE id=?",
+                          (compact_json(sent), delivered_at, outbox_id))
 
 
 class Storage:

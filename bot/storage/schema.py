@@ -150,6 +150,21 @@ MIGRATIONS: list[list[str]] = [
         # A packed log (Tx.pack_game) is binary: its own column, so `event` stays text on every driver.
         "ALTER TABLE game_events ADD COLUMN packed_data BLOB",
     ],
+    [
+        # The outbox: what a commit must tell Discord (its public lines, private lines, the end of the game),
+        # written in the action's transaction and marked delivered once Discord has it. `sent` records the
+        # message ids of the parts already shown, so a redelivery skips them. Start-up drains what is left.
+        """CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            version INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            sent TEXT,
+            created_at REAL NOT NULL,
+            delivered_at REAL
+        )""",
+        "CREATE INDEX outbox_undelivered ON outbox(game_id, id) WHERE delivered_at IS NULL",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -263,6 +278,16 @@ class PromptMessageRow:
     prompt_key: str | None
     version: int | None
     active: bool
+
+
+@dataclass
+class OutboxRow:
+    id: int
+    game_id: int
+    version: int
+    payload: dict
+    sent: dict  # part key -> Discord message id (0: the part could not be shown and is given up)
+    created_at: float
 
 
 _GAME_COLS = "id, guild_id, channel_id, kind, options, seed, status, host_user_id, version, time_limit, created_at, updated_at"

@@ -59,6 +59,7 @@ from bot.ui.texts import (
     fill_names,
     recap_text,
     summary_text,
+    timeout_private,
     timestamp,
     undone_text,
 )
@@ -278,6 +279,11 @@ class BasePresenter:
         """A private event's line in the seat's DMs."""
         if event.get("type") == "undone":  # the service's undo: which of the seat's own moves went back
             return undone_text([self.describe(a) for a in event.get("actions", [])])
+        if event.get("type") == "timeout_chosen":  # the service's deadline: what it chose for the seat
+            action = event.get("action") or {}
+            if action.get("type") == "decide" and isinstance(action.get("plan"), dict):
+                action = action["plan"]
+            return timeout_private(self.display_name, self.describe(action))
         text = event.get("text")
         return fill_names(text, names) if text else None
 

@@ -102,8 +102,8 @@ def timeout_public(name: str) -> str:
     return f"⌛ Time ran out for {name}: the bot decided in their place (they are told what by DM)."
 
 
-def timeout_private(display_name: str, game_id: int, what: str, where: str = "") -> str:
-    return f"⌛ Time ran out for your decision in {display_name} game #{game_id}{where}. I chose for you: **{what}**."
+def timeout_private(display_name: str, what: str) -> str:
+    return f"⌛ Time ran out for your decision in {display_name}. I chose for you: **{what}**."
 
 
 def reminder_text(display_name: str, game_id: int, decision: str, deadline: float | None, where: str,
@@ -170,3 +170,12 @@ def split_text(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     if cur:
         chunks.append(cur)
     return chunks
+
+
+CHANNEL_GONE = ("The channel of {game} game #{n} is gone. The game goes on here: your prompts come by DM, and so "
+                "does your result at the end. The host can end the game with `/{command} abandon` here.")
+
+
+def channel_gone_text(game: str, game_id: int, command: str) -> str:
+    """Told by DM to each player of a game whose channel was deleted."""
+    return CHANNEL_GONE.format(game=game, n=game_id, command=command)

@@ -88,7 +88,7 @@ def _setup(state: dict, seat: int, rng: random.Random) -> dict:
 def _needed_colours(player: dict) -> list[str]:
     need = dict.fromkeys(C.COLORS, 0)
     for number in player["hand"]:
-        if not C.is_law(number):
+        if C.is_character(number):
             for c, n in C.COST[number][2].items():
                 need[c] += n
     return sorted(C.COLORS, key=lambda c: player["gems"][c] - need[c])

@@ -32,7 +32,7 @@ def needed_colours(player: dict) -> list[str]:
     """Colours from most to least wanted: what the characters in hand cost on level 2, minus the screen."""
     need = dict.fromkeys(COLORS, 0)
     for number in player["hand"]:
-        if not C.is_law(number):
+        if C.is_character(number):
             for c, n in C.cost(number, 2).items():
                 need[c] += n
     return sorted(COLORS, key=lambda c: (player["gems"][c] - need[c], COLORS.index(c)))
@@ -206,10 +206,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> list[dict]:
     for number in sorted(player["hand"]):
         if C.is_law(number):
             out.extend(_law_plays(state, seat, number, prefer, rng))
-        else:
+        elif C.is_character(number):  # a module's own cards (criminals) are not offered to the search
             out.extend(_character_plays(state, seat, number, prefer))
     gems = M.balanced_gems(state["reserve"], 2, prefer)
-    for number in sorted(player["hand"]):
+    for number in sorted(n for n in player["hand"] if C.is_law(n) or C.is_character(n)):
         out.append({"type": "discard", "card": number, "gems": gems})
     out.append({"type": "pass"})
     return out

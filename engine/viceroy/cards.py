@@ -140,6 +140,8 @@ _OUTSIDE: set[int] = set()
 ANY_COST: dict[int, list[int]] = {}
 # Token images printed on a card (aristocrats): they count like tokens for their effects but are not tokens.
 IMAGES: dict[int, tuple[dict, ...]] = {}
+# Cards that may be placed on one level only (criminals: level 0, under the first row), by number.
+PLACED_ON: dict[int, int] = {}
 # Section colours a card may have besides the four: "any" (multicoloured, counts as every colour) and
 # "none" (text or symbols: never part of a single-colour circle, cannot be painted).
 ANY = "any"
@@ -165,7 +167,8 @@ def in_pyramid(number: int) -> bool:
 
 
 def register(cards: list[dict], kind: str) -> None:
-    """Add cards a module brings (already validated by its loader): ``kind`` is "character", "law" or "other".
+    """Add cards a module brings (already validated by its loader): ``kind`` is "character", "law", "pyramid"
+    (a card in the pyramid that is neither a character nor a law, such as a criminal) or "other".
 
     A character's rows give its cost and rewards as in the base data; a row cost of ``"any"`` with a
     ``"count"`` costs that many gems of any colours. ``"images"`` lists the token images it carries.
@@ -183,6 +186,9 @@ def register(cards: list[dict], kind: str) -> None:
             any_count = sum(r.get("count", 1) for r in rows[:1] if r["cost"] == ANY)
             COST[number] = [dict.fromkeys(COLORS, 0)] + [_cost(number, level) for level in range(1, 6)]
             ANY_COST[number] = [0] + [any_count] * 5
+        elif kind == "pyramid":
+            if "placed_on" in card_data:
+                PLACED_ON[number] = card_data["placed_on"]
         else:
             _OUTSIDE.add(number)
         if card_data.get("images"):

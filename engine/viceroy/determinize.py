@@ -172,7 +172,8 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
     for s in others:
         hand = state["players"][s]["hand"]
         laws = sum(1 for c in hand if C.is_law(c)) - sum(1 for c in known[s] if C.is_law(c))
-        chars = len(hand) - len(known[s]) - laws
+        # Cards of a module's own kind (criminals) are neither: the module's determinize hook re-draws them.
+        chars = sum(1 for c in hand if C.is_character(c)) - sum(1 for c in known[s] if C.is_character(c))
         slots["char"].append(("hand", s, chars))
         slots["law"].append(("hand", s, laws))
     for i in hidden_transit:
@@ -284,6 +285,9 @@ def _public_plan(state: dict, seat: int, plan: dict, rng: random.Random) -> dict
         return out
     number = plan["card"]
     reward: dict = {}
+    if not C.is_law(number) and not C.is_character(number):
+        # A module's own card (a criminal): its place and line are revealed; the reward choices are re-drawn.
+        return {**{k: v for k, v in plan.items() if k != "reward"}, "reward": {}}
     if C.is_law(number):
         effect = C.card(number)["effect"]
         if effect.get("kind") == "choice":

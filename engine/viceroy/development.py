@@ -30,7 +30,8 @@ from .state import (
 PLACED = Law()  # a law with no effect when played: it is simply placed (its value is scored at the end)
 
 
-def check_reward_choice(reward: object) -> dict:
+def check_reward_choice(reward: object, piles: object = ()) -> dict:
+    """Check a play's reward choices; ``piles`` names the extra card piles a card reward may draw from."""
     if reward is None:
         return {}
     if not isinstance(reward, dict):
@@ -40,8 +41,9 @@ def check_reward_choice(reward: object) -> dict:
         out["gems"] = clean_gems(out["gems"], "gems to take")
     if "draw" in out:
         draw = out["draw"]
-        if not isinstance(draw, list) or any(d not in ("law", "small") for d in draw):
-            raise IllegalAction("Each card you draw comes from the law deck or the small deck.", "bad_draw")
+        if not isinstance(draw, list) or any(d not in ("law", "small") and d not in piles for d in draw):
+            extra = "".join(f", the {name} deck" for name in piles)
+            raise IllegalAction(f"Each card you draw comes from the law deck{extra} or the small deck.", "bad_draw")
     if "level5" in out and out["level5"] not in ("rows", "pp"):
         raise IllegalAction("On level 5 choose the rewards of rows 1-3 or the 15-PP token.", "bad_level5")
     if "color" in out and out["color"] not in COLORS:
@@ -55,7 +57,7 @@ def validate_play(state: dict, seat: int, action: dict, fresh: bool = True) -> d
     if number not in player["hand"]:
         raise IllegalAction(f"{C.label(number)} is not in your hand.", "not_in_hand")
     pyramid = player["pyramid"]
-    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"))}
+    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules_for(state).piles)}
     if C.is_law(number):
         law = rules_for(state).laws.get(number, PLACED)
         if law.places:

@@ -5,6 +5,12 @@ A slot is ``"L:x"``: level ``L`` (1 = bottom) and a doubled horizontal coordinat
 neighbours sit at ``x - 2`` and ``x + 2``; a card at ``"L:x"`` (L >= 2) rests on ``"L-1:x-1"`` and
 ``"L-1:x+1"``.
 
+Level 0 (the *underworld*) exists only for cards that are placed on it (``cards.PLACED_ON``, the criminals
+of the Underworld module): a card at ``"0:x"`` lies under the two level-1 cards ``"1:x-1"`` and ``"1:x+1"``.
+Geometry is the same at every level: a level-1 card then closes the circle over the two level-0 cards under
+it, and a level-1 card with a card under it is not free (the card under it would lose one of its two cards).
+Without level-0 cards every function answers as it always did.
+
 Every function here is pure and cheap: nothing is copied and nothing is mutated, so the engine, the
 painting solver and the renderer can call them freely.
 
@@ -29,6 +35,7 @@ from engine.viceroy.cards import (
     IMAGES,
     LAW_SET,
     NONE,
+    PLACED_ON,
     SECTION_COLORS,
     SECTIONS,
     in_pyramid,
@@ -99,13 +106,15 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
 
     Empty pyramid: ``["1:0"]``. Level 1: the left end and the right end of the row. Level L >= 2:
     every empty slot resting on two cards of level L - 1 at ``x - 1`` and ``x + 1``. Five levels at
-    most; a law is never placed on level 5.
+    most; a law is never placed on level 5. A card placed on one level only (``cards.PLACED_ON``) goes on
+    that level; on level 0, under two adjacent level-1 cards.
     """
     cards = _cards(pyramid)
+    placed = PLACED_ON.get(card_number)
     if not cards:
-        return ["1:0"]
+        return ["1:0"] if placed is None else []
     # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot).
-    key = (card_number in LAW_SET, *cards)
+    key = (card_number in LAW_SET, placed, *cards)
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))
@@ -120,6 +129,10 @@ def _legal_slots(cards: dict, card_number: int) -> list[str]:
     for slot in cards:
         level, x = parse_slot(slot)
         by_level.setdefault(level, set()).add(x)
+    placed = PLACED_ON.get(card_number)
+    if placed == 0:
+        row1, under = by_level.get(1, set()), by_level.get(0, set())
+        return [slot_name(0, x + 1) for x in sorted(row1) if x + 2 in row1 and x + 1 not in under]
     result: list[tuple[int, int]] = []
     row1 = by_level.get(1)
     if row1:
@@ -137,7 +150,7 @@ def _legal_slots(cards: dict, card_number: int) -> list[str]:
             if x + 2 in below and upper not in here:
                 result.append((level, upper))
     result.sort()
-    return [slot_name(level, x) for level, x in result]
+    return [slot_name(level, x) for level, x in result if placed is None or level == placed]
 
 
 # --------------------------------------------------------------------------- circles
@@ -169,7 +182,8 @@ def _below(slot: str) -> tuple[int, str, str] | None:
     except KeyError:
         pass
     level, x = parse_slot(slot)
-    found = (level, slot_name(level - 1, x - 1), slot_name(level - 1, x + 1)) if level >= 2 else None
+    # Level 1 too: a level-1 card closes a circle over two level-0 cards when there are any.
+    found = (level, slot_name(level - 1, x - 1), slot_name(level - 1, x + 1)) if level >= 1 else None
     if len(_BELOW) > 50_000:
         _BELOW.clear()
     _BELOW[slot] = found
@@ -231,6 +245,20 @@ def completed_circle(pyramid: dict, slot: str, card: int | None = None) -> dict 
     cards = _cards(pyramid)
     upper = {"card": card} if card is not None else cards[slot]
     return _circle(cards, slot, upper)
+
+
+def circles_closed_by(pyramid: dict, slot: str) -> list[dict]:
+    """Every circle the card at ``slot`` completes: the one under it, and (for a card slid under the row
+    above, on level 0) those of the cards above it whose other lower card is there."""
+    cards = _cards(pyramid)
+    level, x = parse_slot(slot)
+    found = []
+    for upper in (slot, slot_name(level + 1, x - 1), slot_name(level + 1, x + 1)):
+        if upper in cards and (upper == slot or level == 0):
+            circle = _circle(cards, upper, cards[upper])
+            if circle is not None:
+                found.append(circle)
+    return found
 
 
 def single_colour(pyramid: dict, slot: str, card: int | None = None) -> str | None:
@@ -304,6 +332,8 @@ def free_cards(pyramid: dict) -> list[str]:
         level, x = parse_slot(slot)
         if slot_name(level + 1, x - 1) in cards or slot_name(level + 1, x + 1) in cards:
             continue
+        if level == 1 and (slot_name(0, x - 1) in cards or slot_name(0, x + 1) in cards):
+            continue  # a card of level 0 lies under it
         if slot_name(level, x - 2) in cards and slot_name(level, x + 2) in cards:
             continue
         result.append(slot)
@@ -378,6 +408,7 @@ __all__ = [
     "circle_bonus",
     "circle_of",
     "circles",
+    "circles_closed_by",
     "completed_circle",
     "free_after_placing",
     "free_cards",

@@ -189,8 +189,16 @@ def draw(state: dict, seat: int, wants: list, count: int, events: list) -> list[
     """Draw cards from the law deck or the small deck (the other deck when the chosen one is empty)."""
     steps = []
     counts = {"law": 0, "small": 0}
+    piles = rules_for(state).piles  # a module's own piles (the criminal deck)
     for i in range(count):
         want = wants[i] if i < len(wants) else "small"
+        if want in piles:
+            pile = piles[want](state)
+            if pile:
+                counts[want] = counts.get(want, 0) + 1
+                steps.append(take_card(seat, pile.pop(), None, "draw"))
+                continue
+            want = "small"
         deck = "law_deck" if want == "law" else "small_deck"
         other = "small_deck" if deck == "law_deck" else "law_deck"
         if not state[deck]:
@@ -200,7 +208,8 @@ def draw(state: dict, seat: int, wants: list, count: int, events: list) -> list[
         card = state[deck].pop()
         counts["law" if deck == "law_deck" else "small"] += 1
         steps.append(take_card(seat, card, None, "draw"))
-    drawn = ", ".join(f"{n} from the {'law deck' if k == 'law' else 'small deck'}" for k, n in counts.items() if n)
+    names = {"law": "law deck", "small": "small deck"}
+    drawn = ", ".join(f"{n} from the {names.get(k, k + ' deck')}" for k, n in counts.items() if n)
     if drawn:
         ev(events, "all", "cards_drawn", f"{p(seat)} draws {drawn}.", seat=seat, counts=counts)
     return steps

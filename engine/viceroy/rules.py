@@ -140,6 +140,9 @@ class Ruleset:
     # What a prompt of a kind offers, for presenters (the game type's pending choices): kind -> fn(state, seat,
     # prompt) -> dict; a module fills it for its own kinds and for base kinds it changes.
     prompt_choices: dict[str, Callable[..., dict]] = field(default_factory=dict)
+    # Card piles a module adds that a card reward may draw from: name -> fn(state) -> the pile (a list, top
+    # last). The base game's piles ("law", "small") are not in it.
+    piles: dict[str, Callable[[dict], list]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -165,6 +168,7 @@ class Ruleset:
             option_checks=list(self.option_checks),
             ai=dict(self.ai),
             prompt_choices=dict(self.prompt_choices),
+            piles=dict(self.piles),
         )
 
     def add_law(self, number: int, law: Law) -> None:

@@ -113,7 +113,7 @@ def validate(state: dict, seat: int, action: dict) -> dict:
         keep = next(c for c in hand if c != start)
     elif keep not in hand or keep == start:
         raise IllegalAction("Choose a different dealt card to keep in your hand.", "bad_keep")
-    return {"type": "setup", "start": start, "keep": keep, "reward": check_reward_choice(action.get("reward"))}
+    return {"type": "setup", "start": start, "keep": keep, "reward": check_reward_choice(action.get("reward"), rules_for(state).piles)}
 
 
 def resolve(state: dict, choices: dict[int, dict], events: list) -> None:

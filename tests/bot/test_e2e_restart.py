@@ -11,19 +11,8 @@ from bot.localdiscord import FakeDiscord, FakeMessage
 from tests.bot.harness import ROOT, Table, new_table
 
 
-def _syncs(world: FakeDiscord) -> int:
-    return sum(1 for r in world.requests if r.method == "PUT" and r.path.endswith("/commands") and r.status == 200)
-
-
 async def _start(table: Table) -> None:
-    """Start the bot process and wait until it has synced its commands and its gateway session is live."""
-    world = table.world
-    before, sessions = _syncs(world), set(world.sessions)
-    table.start_process()
-    await world.wait_for(lambda: _syncs(world) > before, timeout=60, what="the bot process to start")
-    await world.wait_for(lambda: any(sid not in sessions and s.conn is not None for sid, s in world.sessions.items()),
-                         timeout=120, what="the bot's gateway session")
-    await world.idle(quiet=0.2, timeout=30)
+    await table.start_process_ready()
 
 
 def _has_button(msg: FakeMessage, label: str) -> bool:

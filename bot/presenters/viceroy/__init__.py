@@ -26,9 +26,10 @@ from .prompts import KINDS
 from .rules import rules_text as _rules_text
 
 RULES_TOPICS = ["overview", "goal", "turn", "costs", "scoring", "icons", "setup", "auction", "development", "pyramid",
-                "laws", "end", "solo", "darkness", "revised", "duo", "aristocrats", "invasion", "bot"]
+                "laws", "end", "solo", "darkness", "revised", "duo", "aristocrats", "invasion", "underworld", "bot"]
 PHASE_TITLES = {"domain": " · domain cards", "setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
-                "painting": " · painting", "over": " · over", "combat": " · combat"}
+                "painting": " · painting", "over": " · over", "combat": " · combat",
+                "underworld": " · criminals back under the deck", "judgement": " · the judgement"}
 # The score sheet's breakdown keys, as the picture (rendering.render_scores) names them.
 BREAKDOWN_KEYS = {"Circles": "circles", "Infinite gems": "infinite_gems", "Laws": "laws", "Power points": "power_points",
                   "Magic": "magic", "Sets": "sets", "Attacks": "attack"}
@@ -47,7 +48,7 @@ class ViceroyPresenter(BasePresenter):
     form_ops = ("gems.",)
     slash_names = {"virtual_opponents": "virtual"}
     slash_help = {"deal": "Starting deal: 4 cards, or 2 (first printing)", "virtual_opponents": "Virtual opponents (2-3 players only)",
-                  "modules": "Times of Darkness modules, comma-separated: darkness, duo, aristocrats, invasion"}
+                  "modules": "Times of Darkness modules, comma-separated: darkness, duo, aristocrats, invasion, underworld"}
     lobby_footer = "Secret choices come by direct message: allow DMs from server members."
     description = "Play Viceroy: pyramids, secret bids and laws"
     decision_names = {"setup": "your starting card", "auction": "your auction choice (bid, attack or pass)",

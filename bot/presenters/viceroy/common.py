@@ -72,7 +72,7 @@ def needed_colours(view: dict, seat: int) -> list[str]:
     me = view["players"][seat]
     need = dict.fromkeys(C.COLORS, 0)
     for number in me.get("hand", []):
-        if not C.is_law(number):
+        if C.is_character(number):
             for c, n in C.cost(number, 2).items():
                 need[c] += n
     return sorted(C.COLORS, key=lambda c: me.get("gems", {}).get(c, 0) - need[c])
@@ -97,6 +97,10 @@ def describe_action(action: dict | None) -> str:
         return "pass" + (f" and take {gems_long(gems)}" if gems else "")
     if kind == "discard":
         return f"discard {C.label(action['card'])} for {gems_long(action.get('gems') or {})}"
+    if kind == "play" and action.get("line") is not None:  # a criminal (underworld) on one of its lines
+        from .underworld import describe as module_describe
+
+        return module_describe(action) or kind
     if kind == "play":
         from engine.viceroy import pyramid as P
 
@@ -115,7 +119,9 @@ def describe_action(action: dict | None) -> str:
         return f"defeat {n} monster{'s' if n != 1 else ''}" if n else "defeat no monster"
     if kind == "decide" and isinstance(action.get("plan"), dict):
         return describe_action(action["plan"])
-    return kind
+    from .underworld import describe as module_describe  # (imports this file)
+
+    return module_describe(action) or kind
 
 
 # Pictures (imported lazily: rendering pulls in Pillow and fonts, which a presenter test may not need).

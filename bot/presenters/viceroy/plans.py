@@ -24,6 +24,11 @@ TREASURY_GEMS = 8
 CHOICE_PURPOSES = ("pass", "reward", "discard", "store", "decide")
 
 
+def is_choice(number: int) -> bool:
+    """A "choose one of three" law: the base game's, or one a module adds (Times of Darkness' Court of Honour)."""
+    return number in CHOICE_LAWS or (C.card(number).get("effect") or {}).get("kind") == "choice"
+
+
 def plays(ctx: SeatCtx) -> dict[str, dict]:
     """Where each card in hand may go (the development prompt's and a re-plan's choices): a character's
     places with their cost and payment (None: cannot be paid there), a law's places or the cards it acts on."""
@@ -68,6 +73,9 @@ def _planned_items(draft: dict) -> list[dict] | None:
     number = draft["card"]
     if C.is_law(number):
         return choice_items(number, draft.get("reward", {}).get("option"))
+    lines = C.card(number).get("lines")
+    if lines is not None:  # a card played on one of its lines (a criminal): that line's reward
+        return None if draft.get("line") is None else list(lines[draft["line"]]["reward"])
     if not draft.get("slot"):
         return None
     return items_for(number, P.level_of(draft["slot"]), draft.get("reward", {}))
@@ -148,7 +156,8 @@ def _reward_from_draft(ctx: SeatCtx, draft: dict) -> dict:
     n = draw_need(draft)
     if n:
         laws = min(draft.get("draw_law", 0), n)
-        reward["draw"] = ["law"] * laws + ["small"] * (n - laws)
+        criminals = min(draft.get("draw_criminal", 0), n - laws)  # the criminal deck (underworld)
+        reward["draw"] = ["law"] * laws + ["criminal"] * criminals + ["small"] * (n - laws - criminals)
     return reward
 
 
@@ -184,7 +193,7 @@ def build_action(ctx: SeatCtx, draft: dict) -> dict:
         if not draft.get("slot"):
             raise PlanIncomplete("Choose where the law goes.")
         action["slot"] = draft["slot"]
-        if number in CHOICE_LAWS:
+        if is_choice(number):
             option = draft.get("reward", {}).get("option")
             if option is None:
                 raise PlanIncomplete("Choose one of the law's three options.")

@@ -14,9 +14,8 @@ from engine.viceroy import cards as C
 from engine.viceroy import pyramid as P
 from engine.viceroy.laws import token_name
 from engine.viceroy.painting import best_painting
-from engine.viceroy.state import CHOICE_LAWS
 
-from . import darkness, invasion, plans
+from . import darkness, invasion, plans, underworld
 from .common import (
     COLOR_EMOJI,
     COLOR_LETTER,
@@ -85,6 +84,10 @@ def _reward_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[s
     if n:
         opts = [Option(f"{k} from the law deck, {n - k} from the small deck", str(k), default=draft.get("draw_law", 0) == k)
                 for k in range(n + 1)]
+        if ctx.view.get("underworld"):  # a card reward may draw from the criminal deck too
+            chosen = (draft.get("draw_law", 0), draft.get("draw_criminal", 0))
+            opts = [Option(cut(f"{k} law, {c} criminal, {n - k - c} small deck"), f"{k}:{c}", default=chosen == (k, c))
+                    for k in range(n + 1) for c in range(n + 1 - k)]
         spec.rows.append([ctx.select("draw", "Where the drawn cards come from", opts)])
     if buttons and draft.get("action") == "setup":
         spec.rows.append(buttons)
@@ -112,7 +115,9 @@ def _plan_control(ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict
     elif op == "target" and value:
         draft["target"] = value
     elif op == "draw" and value is not None:
-        draft["draw_law"] = int(value)
+        law, _, criminal = value.partition(":")
+        draft["draw_law"] = int(law)
+        draft["draw_criminal"] = int(criminal or 0)
     elif op == "lvl5" and value:
         draft.setdefault("reward", {})["level5"] = value
     elif op == "opt" and value is not None:
@@ -292,7 +297,7 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
             Option("Rewards of rows 1, 2 and 3", "rows",
                    cut(reward_text([i for lv in (1, 2, 3) for i in C.rewards(number, lv)])), choice == "rows"),
             Option("A 15-PP token", "pp", None, choice == "pp")])])
-    if number in CHOICE_LAWS:
+    if plans.is_choice(number):
         options = C.card(number)["effect"]["options"]
         chosen = draft.get("reward", {}).get("option")
         spec.rows.append([ctx.select("opt", "Choose one option",
@@ -502,3 +507,4 @@ KINDS = {
 }
 darkness.install(KINDS)  # the Times of Darkness modules' prompts
 invasion.install(KINDS)
+underworld.install(KINDS)

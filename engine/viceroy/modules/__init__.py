@@ -12,14 +12,16 @@ from .aristocrats import MODULE as ARISTOCRATS
 from .darkness import MODULE as DARKNESS
 from .duo import MODULE as DUO
 from .invasion import MODULE as INVASION
+from .underworld import MODULE as UNDERWORLD
 
-MODULES = (DARKNESS, DUO, ARISTOCRATS, INVASION)
+MODULES = (DARKNESS, DUO, ARISTOCRATS, INVASION, UNDERWORLD)
 # (name, label) for the lobby, in the order players read them.
 CHOICES: tuple[tuple[str, str], ...] = (
     ("darkness", "Domain cards, diamonds, revised laws"),
     ("duo", "Revised two-player and solo game"),
     ("aristocrats", "Aristocrats"),
     ("invasion", "Invasion (monsters and combat)"),
+    ("underworld", "Underworld: criminals and judgement tokens (needs domain cards)"),
 )
 
 for _module in MODULES:
