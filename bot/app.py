@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -43,6 +44,8 @@ class GameMasterBot(commands.Bot):
         self.service: GameService | None = None
         self.scheduler: Scheduler | None = None
         self.announcer = None
+        self.languages: Any = None
+        self.ai_runner = None  # plays AI seats in a worker (bot/ai_runner.py)
         self.handling: set[asyncio.Task] = set()  # interaction handlers running now (see drain)
         self.controls = None  # the handler the persistent controls call (set by cogs.table)
         # Interactions being handled right now (id -> nesting depth) and the latest ones finished (bounded):
@@ -77,19 +80,26 @@ class GameMasterBot(commands.Bot):
     def busy(self) -> bool:
         """True while an interaction handler, an announcement or a due timer is running."""
         return bool(self.in_hand) or (self.announcer is not None and self.announcer.busy()) or \
-            (self.scheduler is not None and self.scheduler.firing)
+            (self.scheduler is not None and self.scheduler.firing) or \
+            (self.ai_runner is not None and self.ai_runner.busy())
 
     async def setup_hook(self) -> None:
+        from bot.ai_runner import AIRunner
         from bot.games import game_type
         from cogs.announcer import Announcer
-        from cogs.i18n import CatalogueTranslator
+        from cogs.i18n import CatalogueTranslator, Languages
 
         # A SQLite path (its folder is created) or a PostgreSQL URL; VICEROY_DB_SYNC is SQLite's pragma.
         sqlite = not is_postgres_url(str(self.settings.db_path))
         options = {"synchronous": self.settings.db_sync} if sqlite else {}
         self.storage = await Storage.open(self.settings.db_path, **options)
-        self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit)
+        # AI seats think in a worker (ai_runner), never inside a transaction or on the event loop.
+        self.service = GameService(self.storage, clock=self.clock, default_time_limit=self.settings.default_time_limit,
+                                   ai_inline=False)
+        self.languages = Languages(self, self.service)  # who reads which language (cogs/i18n.py)
         self.announcer = Announcer(self, self.service, game_type)
+        self.ai_runner = AIRunner(self.service, self.announcer.announce, workers=self.settings.ai_workers)
+        self.announcer.on_result = self.ai_runner.on_result
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())  # command names and descriptions in Swedish too
@@ -120,6 +130,8 @@ class GameMasterBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        if self.ai_runner is not None:
+            await self.ai_runner.close()  # a move still being thought about is not stored: computed again later
         if self.announcer is not None:
             self.announcer.stop()  # redeliveries wait in the outbox for the next start
         await self.drain()

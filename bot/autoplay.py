@@ -12,6 +12,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.i18n import LANGUAGES, catalogue
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from bot.ui.ids import ControlId, encode_key
 from bot.ui.texts import BLOCKED_MARK
@@ -43,8 +44,12 @@ def prompt_key(msg: FakeMessage) -> str | None:
     return None
 
 
+# The final score sheet's title word in every language the bot speaks.
+FINAL_TITLES = tuple({catalogue(code).text("final scores") or "final scores" for code in LANGUAGES})
+
+
 def game_over(channel: FakeChannel) -> bool:
-    return any("final scores" in (e.get("title") or "") for m in channel.messages() for e in m.embeds)
+    return any(any(t in (e.get("title") or "") for t in FINAL_TITLES) for m in channel.messages() for e in m.embeds)
 
 
 # Seconds a simulated player waits for the bot to answer a click. Generous: on a loaded machine a prompt
@@ -269,11 +274,18 @@ class SimulatedPlayer:
 
     async def _fill_and_confirm(self, msg: FakeMessage) -> bool:
         """Pick the first option of every unset menu, then press Confirm. False if the plan cannot be made."""
-        for _ in range(8):
+        for _ in range(12):
             ctl = controls(msg)
             confirm = ctl.get("confirm")
             if confirm is None:
-                return True  # the prompt was replaced: the choice went in
+                # No Confirm: either the prompt was replaced (the choice went in) or a step still asks for
+                # something first (a menu of its own, e.g. which gems a discard gives): answer that menu.
+                waiting = [c for op, c in ctl.items() if op not in ("card", "discard") and c.get("type") == 3
+                           and not c.get("disabled") and not self._chosen(c) and c.get("options")]
+                if not waiting:
+                    return True
+                await self._select(msg, waiting[0], self._options(waiting[0])[:max(1, waiting[0].get("min_values", 1))])
+                continue
             for op in ("slot", "target", "opt", "color", "take", "tuck1", "lvl5", "draw"):
                 comp = ctl.get(op)
                 if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and self._options(comp):

@@ -27,6 +27,7 @@ class Settings:
     fake_discord: str | None
     # SQLite's synchronous pragma: NORMAL survives a killed process, FULL also a power cut.
     db_sync: str = "NORMAL"
+    ai_workers: int = 1  # worker threads for AI seats' decisions (VICEROY_AI_WORKERS)
     # Sharding (VICEROY_SHARDS / VICEROY_SHARD_IDS): off by default (one plain gateway connection).  When on,
     # the process runs as an AutoShardedBot: shard_count None = the count Discord recommends, shard_ids None =
     # every shard of the count.
@@ -128,6 +129,9 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
     db_sync = env.get("VICEROY_DB_SYNC", "").strip().upper() or "NORMAL"
     if db_sync not in DB_SYNC_MODES:
         raise ConfigError(f"VICEROY_DB_SYNC must be FULL or NORMAL, got {env.get('VICEROY_DB_SYNC', '').strip()!r}")
+    ai_workers = _int(env, "VICEROY_AI_WORKERS")
+    if ai_workers is not None and not 1 <= ai_workers <= 16:
+        raise ConfigError(f"VICEROY_AI_WORKERS must be between 1 and 16, got {ai_workers}")
     sharded, shard_count, shard_ids = _shards(env)
     database = _database(env.get("VICEROY_DB", DEFAULT_DB).strip() or DEFAULT_DB)
     if shard_ids is not None and shard_count is not None and len(shard_ids) < shard_count \
@@ -144,6 +148,7 @@ def load_settings(env: Mapping[str, str] | None = None, *, dotenv: bool = True) 
         demo_dir=Path(env.get("VICEROY_DEMO_DIR", "demo-output").strip() or "demo-output"),
         fake_discord=env.get("VICEROY_FAKE_DISCORD", "").strip() or None,
         db_sync=db_sync,
+        ai_workers=ai_workers or 1,
         sharded=sharded,
         shard_count=shard_count,
         shard_ids=shard_ids,

@@ -8,7 +8,7 @@ translated in two ways, both from the same catalogue:
 - ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
   log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
   (``{n}``, ``{m}``, ``{k}`` match a whole number,
-  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
+  ``{colour}``, ``{cell}``, ``{kind}``, ``{side}``, ``{d}`` one word, other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -68,7 +70,7 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else '.+?'})")
+            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else _WORD if _is_word(name) else _ANY})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
@@ -81,6 +83,16 @@ def _is_number(name: str) -> bool:
     """Placeholders named n, m, k (or n1, n_gems, ...) stand for a whole number only, so that a template such
     as "{n} red" never swallows a list ("2 red, 1 red" is two items, not one with n = "2 red, 1")."""
     return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
+
+
+_WORD = r"[^\s,;]+"
+_ANY = r"(?:(?!; ).)+?"  # never across "; ", which joins the parts of a line (each part has its own template)
+
+
+def _is_word(name: str) -> bool:
+    """Placeholders for a colour, a board cell, a token kind, a side or a direction stand for one word only, so
+    that a short template such as "{colour} from {cell}" never swallows a whole sentence of another game."""
+    return name.rstrip("0123456789") in ("colour", "cell", "kind", "side", "d", "dir", "letter")
 
 
 def _first_word(source: str) -> str:
@@ -212,7 +224,11 @@ def _load_entries(locale: str, game: str | None) -> dict[str, str]:
     root = resources.files("data").joinpath("i18n", locale)
     if not root.is_dir():
         return entries
-    files = [*SHARED_FILES, f"{game}.json"] if game else list(SHARED_FILES)
+    if game:
+        files = [*SHARED_FILES, f"{game}.json"]
+    else:  # the game is not known (a click before its game is read): every game's texts, which never disagree
+        files = [*SHARED_FILES, *sorted(p.name for p in root.iterdir() if p.name.endswith(".json")
+                                        and p.name not in SHARED_FILES)]
     for name in files:
         item = root.joinpath(name)
         if not item.is_file():
@@ -255,7 +271,8 @@ def check_entry(source: str, target: str, where: str = "catalogue") -> None:
 @cache
 def catalogue(locale: str, game: str | None = None) -> Catalogue:
     """The catalogue of a locale code (see ``locale_of``) for one game's messages (its kind, e.g. "viceroy") or,
-    with no game, for what every game shares; English is the identity."""
+    with no game, every game's texts together (the game files never translate one text two ways: a test checks
+    it); English is the identity."""
     locale = locale if locale in LANGUAGES else DEFAULT_LOCALE
     return Catalogue(locale, {} if locale == DEFAULT_LOCALE else _load_entries(locale, game))
 
@@ -285,3 +302,30 @@ def localize(spec: Any, locale: str, game: str | None = None) -> Any:
                    description=cat.text(spec.description), footer=cat.text(spec.footer),
                    fields=[(cat.text(n), cat.text(v)) for n, v in spec.fields],
                    rows=[[control(c) for c in row] for row in spec.rows])
+
+
+# Who reads what is being built right now: (locale, game kind). Set around a delivery (a channel post in the
+# server's language, a DM or an ephemeral reply in the player's); message building reads it when it is not
+# given a locale. A context variable, so concurrent deliveries never mix their languages.
+_READER: ContextVar[tuple[str, str | None]] = ContextVar("reader", default=(DEFAULT_LOCALE, None))
+
+
+def reader() -> tuple[str, str | None]:
+    """The locale and game of the message being built (English and no game outside any delivery)."""
+    return _READER.get()
+
+
+@contextmanager
+def reading(locale: str, game: str | None = None) -> Iterator[None]:
+    """Build and send messages for a reader of ``locale`` (and texts of ``game``) inside this block."""
+    token = _READER.set((locale if locale in LANGUAGES else DEFAULT_LOCALE, game))
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+def here(text: str | None) -> str | None:
+    """``text`` in the current reader's language (see ``reading``)."""
+    locale, game = _READER.get()
+    return catalogue(locale, game).text(text)

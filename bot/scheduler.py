@@ -1,6 +1,6 @@
 """Deadline scheduler: sleeps until the next due timer in the database and fires it.
 
-Timers live in the database, so a restart loses nothing: on start the scheduler marks reminders that are already
+Timers live in the database, so a restart loses nothing: on start the scheduler marks reminders that are long
 past as sent (no flood of stale reminders) and then applies every expired deadline exactly once.
 """
 
@@ -47,7 +47,9 @@ class Scheduler:
     async def start(self) -> None:
         # Timers other processes add (several processes on PostgreSQL) wake this one too.
         await self.service.storage.listen_timers(self.wake)
-        skipped = await self.service.skip_missed_reminders(self.clock.now())
+        # Only reminders already too late to send (late_grace): one that just fell due is sent as usual, by
+        # this process or by another one sharing the database that is about to.
+        skipped = await self.service.skip_missed_reminders(self.clock.now() - self.late_grace)
         if skipped:
             log.info("skipped %d reminders that fell due while the bot was down", skipped)
         self._stopping = False

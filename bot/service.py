@@ -9,13 +9,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import random
+import re
 import secrets
 import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from bot import ai as ai_seats
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, compact_json, get_kind
 from bot.storage import CorruptSnapshot, GameRow, OutboxRow, SeatRow, Storage, Tx
@@ -129,6 +130,7 @@ class SeatInfo:
     display_name: str
     is_ai: bool
     dm_status: str
+    ai_level: str | None = None  # an AI seat's level (bot/ai.py); None for people
 
 
 @dataclass
@@ -275,7 +277,32 @@ def _json_copy(value: Any) -> Any:
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
-    return SeatInfo(s.seat, s.user_id, s.display_name, s.is_ai, s.dm_status)
+    return SeatInfo(s.seat, s.user_id, s.display_name, s.is_ai, s.dm_status,
+                    ai_seats.seat_level(s.ai_level) if s.is_ai else None)
+
+
+def _ai_levels(seats: list[SeatRow]) -> dict[int, str]:
+    return {s.seat: ai_seats.seat_level(s.ai_level) for s in seats if s.is_ai}
+
+
+def ai_seat_name(number: int, level: str) -> str:
+    """The name Add AI gives a seat: its number among the AI seats and its level."""
+    return f"AI {number} ({level})"
+
+
+_AI_NAME = re.compile(r"^(AI \d+) \((\w+)\)$")
+
+
+@dataclass
+class AIWork:
+    """What a worker needs to compute a game's next AI moves (a private copy of the state)."""
+
+    game_id: int
+    kind: GameKind
+    state: dict
+    levels: dict[int, str]
+    seed: int | None
+    version: int
 
 
 def _split(events: list[dict]) -> tuple[list[dict], dict[int, list[dict]]]:
@@ -321,7 +348,7 @@ class GameService:
     def __init__(self, storage: Storage, *, clock: Clock | None = None,
                  default_time_limit: int | None = DEFAULT_TIME_LIMIT,
                  seed_source: Callable[[], int] | None = None,
-                 on_timers_changed: Callable[[], None] | None = None) -> None:
+                 on_timers_changed: Callable[[], None] | None = None, ai_inline: bool = True) -> None:
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
         self.default_time_limit = default_time_limit
@@ -329,6 +356,9 @@ class GameService:
         # The scheduler hooks this so it can wake up when a nearer deadline appears.
         self.on_timers_changed = on_timers_changed
         self.state_reads = 0  # game states loaded (decoded or rebuilt): benchmarks count them per click
+        # True: AI seats move inside the commit that makes them due (tools, tests). The bot sets False and
+        # runs them in a worker (bot/ai_runner.py) through ai_work / commit_ai, off its event loop.
+        self.ai_inline = ai_inline
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Tx]:
@@ -494,7 +524,8 @@ class GameService:
             return await self._info(tx, await self._game(tx, game_id))
 
     async def add_ai(self, game_id: int, by_user_id: int, display_name: str | None = None, *,
-                     admin: bool = False) -> GameInfo:
+                     level: str | None = None, admin: bool = False) -> GameInfo:
+        """An AI seat of `level` (default: the level of the lobby's latest AI seat, else normal)."""
         async with self._transaction() as tx:
             game = await self._lobby(tx, game_id)
             self._require_host(game, by_user_id, admin)
@@ -502,10 +533,67 @@ class GameService:
             capacity = self._capacity(game)
             if len(seats) >= capacity:
                 raise LobbyFull(f"The lobby is full ({capacity} seats).")
-            name = display_name or f"AI {sum(s.is_ai for s in seats) + 1}"
-            seats.append(SeatRow(game_id, len(seats), None, name, True, "unknown"))
+            if level is None:
+                level = next((ai_seats.seat_level(s.ai_level) for s in reversed(seats) if s.is_ai),
+                             ai_seats.DEFAULT_LEVEL)
+            level = self._level(level)
+            name = display_name or ai_seat_name(sum(s.is_ai for s in seats) + 1, level)
+            seats.append(SeatRow(game_id, len(seats), None, name, True, "unknown", level))
             await tx.replace_seats(game_id, seats)
             await tx.update_game(game_id, self.clock.now(), version=game.version + 1)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    @staticmethod
+    def _level(level: str | None) -> str:
+        try:
+            return ai_seats.check_level(level)
+        except ValueError as exc:
+            raise BadOptions(str(exc)) from None
+
+    async def set_ai_level(self, game_id: int, level: str, by_user_id: int, *, admin: bool = False) -> GameInfo:
+        """Lobby only, host only: every AI seat plays at `level` (names Add AI gave follow the level)."""
+        level = self._level(level)
+        async with self._transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            seats = await tx.seats(game_id)
+            if not any(s.is_ai for s in seats):
+                raise BadOptions("There is no AI seat yet: press Add AI first.")
+            for s in seats:
+                if s.is_ai:
+                    s.ai_level = level
+                    match = _AI_NAME.match(s.display_name)
+                    if match and match[2] in ai_seats.level_names():
+                        s.display_name = f"{match[1]} ({level})"
+            await tx.replace_seats(game_id, seats)
+            await tx.update_game(game_id, self.clock.now(), version=game.version + 1)
+            return await self._info(tx, await self._game(tx, game_id))
+
+    async def set_lobby_options(self, game_id: int, changes: dict[str, Any], by_user_id: int, *,
+                                admin: bool = False) -> GameInfo:
+        """Lobby only, host only: change game options (by their OptionSpec names). Each value is validated by
+        its spec, and the options together by the game's own checks for the seats the lobby was opened for,
+        so a combination the game refuses is refused now, with the game's reason, and nothing changes."""
+        async with self._transaction() as tx:
+            game = await self._lobby(tx, game_id)
+            self._require_host(game, by_user_id, admin)
+            kind = self._kind(game.kind)
+            options = dict(game.options)
+            for name, value in changes.items():
+                spec = kind.type.option(name)
+                if spec is None:
+                    raise BadOptions(f"{kind.display_name} has no option called {name!r}.")
+                try:
+                    options[name] = spec.validate(value)
+                except IllegalAction as exc:
+                    raise BadOptions(exc.message) from None
+            try:
+                kind.normalize_options({k: v for k, v in options.items() if k != "seats"}, self._capacity(game))
+            except IllegalAction as exc:
+                raise BadOptions(exc.message) from None
+            except (ValueError, TypeError, KeyError) as exc:
+                raise BadOptions(f"Bad options: {exc}") from None
+            await tx.update_game(game_id, self.clock.now(), options=options, version=game.version + 1)
             return await self._info(tx, await self._game(tx, game_id))
 
     async def remove_seat(self, game_id: int, seat: int, by_user_id: int, *, admin: bool = False) -> GameInfo:
@@ -544,7 +632,8 @@ class GameService:
                 raise NotInGame("You are not in this game.")
             if game.status == "lobby":
                 return await self._drop_lobby_seat(tx, game, seats, mine[0].seat)
-        return await self.replace_seat(game_id, mine[0].seat, None, f"AI (was {mine[0].display_name})",
+        return await self.replace_seat(game_id, mine[0].seat, None,
+                                       f"AI (was {mine[0].display_name}, {ai_seats.DEFAULT_LEVEL})",
                                        by_user_id=user_id, admin=True)
 
     def _require_host(self, game: GameRow, user_id: int | None, admin: bool) -> None:
@@ -717,22 +806,24 @@ class GameService:
         return result
 
     async def _run_ai(self, tx: Tx, loaded: _Loaded, now: float) -> tuple[list[Applied], list[dict]]:
+        """Inline AI seats (ai_inline): their moves, in this transaction. Otherwise none: a worker makes them."""
+        if not self.ai_inline:
+            return [], []
         kind, state = loaded.kind, loaded.state
-        ai_seats = {s.seat for s in loaded.seats if s.is_ai}
+        levels = _ai_levels(loaded.seats)
         applied: list[Applied] = []
         events: list[dict] = []
         for _ in range(MAX_AI_STEPS):
-            if not ai_seats or kind.is_over(state):
+            if not levels or kind.is_over(state):
                 break
             prompts = kind.pending(state)
-            todo = [s for s in sorted(prompts) if s in ai_seats and prompts[s].waiting]
+            todo = [s for s in sorted(prompts) if s in levels and prompts[s].waiting]
             if not todo:
                 break
             seat = todo[0]
             seq = loaded.last_seq + 1
-            # Seeded from the game seed and position, so a rerun of the same game picks the same moves.
-            rng = random.Random(f"{loaded.game.seed}:{seq}:{seat}")
-            action = self._ai_action(kind, state, seat, rng)
+            action = ai_seats.decide(kind, levels[seat], state, seat,
+                                     ai_seats.decision_seed(loaded.game.seed, seat, prompts[seat].key))
             if action is None:
                 break
             try:
@@ -747,21 +838,61 @@ class GameService:
             events += new_events
         return applied, events
 
-    def _ai_action(self, kind: GameKind, state: dict, seat: int, rng: random.Random) -> dict | None:
-        if kind.choose_action is not None:
-            try:
-                # Copied: an AI may hand back lists that live inside the state.
-                action = _json_copy(kind.choose_action(state, seat, rng))
-                # Validate on a copy: an AI bug must not take the game down.
-                kind.apply(_json_copy(state), seat, _json_copy(action))
-                return action
-            except Exception:
-                log.exception("AI for %s failed; using the default action", kind.name)
-        try:
-            return _json_copy(kind.default_action(state, seat))
-        except Exception:
-            log.exception("default_action failed for %s seat %s", kind.name, seat)
+    # ------------------------------------------------------------ AI seats in a worker
+
+    async def ai_work(self, game_id: int) -> AIWork | None:
+        """The game's state and AI levels when an AI seat must decide now (None otherwise): one read, no
+        transaction held while the worker thinks."""
+        async with self.storage.reading() as tx:
+            game = await tx.game(game_id)
+            if game is None or game.status != "active":
+                return None
+            loaded = await self._load(tx, game_id)
+        await self._repair_if_needed(loaded)
+        levels = _ai_levels(loaded.seats)
+        if loaded.state is None or not levels:
             return None
+        prompts = self._prompts(loaded)
+        if not any(s in levels and p.waiting for s, p in prompts.items()):
+            return None
+        return AIWork(game_id, loaded.kind, loaded.state, levels, loaded.game.seed, loaded.game.version)
+
+    async def commit_ai(self, game_id: int, moves: list[ai_seats.AIMove]) -> ActionResult | None:
+        """Store AI moves a worker computed, in order, in one transaction. A move is kept only while its seat
+        is still an AI seat that owes the decision it was computed for (same prompt key): whatever the game
+        did meanwhile, an older move is dropped (and computed again), never applied to a decision it was not
+        made for. None when nothing was applied."""
+        now = self.clock.now()
+        async with self._transaction() as tx:
+            await tx.lock_game(game_id)
+            game = await tx.game(game_id)
+            if game is None or game.status != "active":
+                return None
+            loaded = await self._load(tx, game_id)
+            kind, state = loaded.kind, loaded.state
+            levels = _ai_levels(loaded.seats)
+            applied: list[Applied] = []
+            events: list[dict] = []
+            for move in moves:
+                if kind.is_over(state):
+                    break
+                prompt = kind.pending(state).get(move.seat)
+                if move.seat not in levels or prompt is None or prompt.key != move.prompt_key or not prompt.waiting:
+                    break
+                action = _json_copy(move.action)
+                try:
+                    events += kind.apply(state, move.seat, _json_copy(action))
+                except kind.illegal:
+                    log.exception("game %s: AI move refused", game_id)
+                    break
+                seq = loaded.last_seq + 1
+                await tx.append_action(game_id, seq, move.seat, action, kind="action",
+                                       key=f"{AI_KEY_PREFIX}{game_id}:{seq}", now=now)
+                loaded.last_seq = seq
+                applied.append(Applied(seq, move.seat, action, "ai"))
+            if not applied:
+                return None
+            return await self._commit(tx, loaded, applied, events, now)
 
     async def _commit(self, tx: Tx, loaded: _Loaded, applied: list[Applied], events: list[dict],
                       now: float) -> ActionResult:
@@ -901,8 +1032,10 @@ class GameService:
     # ------------------------------------------------------------ seats during a game
 
     async def replace_seat(self, game_id: int, seat: int, new_user_id: int | None, display_name: str, *,
-                           by_user_id: int | None = None, admin: bool = False) -> ActionResult:
-        """Give a seat to another user, or to an AI when new_user_id is None.  AI seats act at once."""
+                           by_user_id: int | None = None, admin: bool = False,
+                           level: str | None = None) -> ActionResult:
+        """Give a seat to another user, or to an AI of `level` (default normal) when new_user_id is None."""
+        level = self._level(level) if new_user_id is None else None
         now = self.clock.now()
         async with self._transaction() as tx:
             game = await self._game(tx, game_id)
@@ -914,8 +1047,9 @@ class GameService:
             if new_user_id is not None and any(s.user_id == new_user_id for s in loaded.seats):
                 raise AlreadyJoined("That user already has a seat in this game.")
             await tx.update_seat(game_id, seat, user_id=new_user_id, display_name=display_name,
-                                 is_ai=new_user_id is None, dm_status="unknown")
+                                 is_ai=new_user_id is None, dm_status="unknown", ai_level=level)
             target.user_id, target.display_name, target.is_ai = new_user_id, display_name, new_user_id is None
+            target.ai_level = level
             target.dm_status = "unknown"
             event = {"type": "seat_replaced", "to": "all", "seat": seat, "name": display_name,
                      "is_ai": new_user_id is None}

@@ -25,6 +25,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.i18n import DEFAULT_LOCALE
 from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
@@ -48,7 +49,7 @@ from bot.ui.texts import (
 )
 from engine.api import GameType, Outcome
 
-from .discord_ui import message_kwargs, refile, shown_picture
+from .discord_ui import localize_kwargs, message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -121,6 +122,8 @@ class Announcer:
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = Recent(2000)
+        # DM channel id -> its player, so that edits of a DM read in that player's language.
+        self._dm_user: dict[int, int] = Recent(5000)
         # Prompts, screens and the table message are kept in line in their own lane per game, so a slow
         # channel message never holds up anyone's next prompt (and the other way round).
         self._sync_locks = KeyedLocks()
@@ -129,6 +132,7 @@ class Announcer:
         self.requests = 0  # Discord requests made (catch-up paces itself on them)
         self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
+        self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
 
     # ---------------------------------------------------------------- tasks
 
@@ -181,12 +185,33 @@ class Announcer:
             log.warning("%s timed out (attempt %d)", what, attempt)
         raise discord.HTTPException(_TimeoutResponse(), f"{what} timed out")
 
+    async def _language(self, channel_id: int | None = None, user_id: int | None = None) -> str:
+        """The language a message is read in: a DM in its player's, a channel post in its server's."""
+        languages = getattr(self.client, "languages", None)
+        if languages is None:
+            return DEFAULT_LOCALE
+        try:
+            if user_id is not None:
+                return await languages.of_user(user_id)
+            channel = self.client.get_channel(channel_id) if channel_id else None
+            if isinstance(channel, discord.DMChannel) and channel.recipient is not None:
+                return await languages.of_user(channel.recipient.id)
+            if channel_id in self._dm_user:
+                return await languages.of_user(self._dm_user[channel_id])
+            guild = getattr(channel, "guild", None)
+            return await languages.of_guild(guild.id if guild is not None else None)
+        except Exception:  # a language is never worth losing a message
+            log.exception("could not read the language for channel %s / user %s", channel_id, user_id)
+            return DEFAULT_LOCALE
+
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
+        kwargs = localize_kwargs(kwargs, await self._language(user_id=user_id))
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
             channel = await self.client.create_dm(discord.Object(user_id))
+            self._dm_user[channel.id] = user_id
             return await channel.send(**kwargs, **fresh())
 
         try:
@@ -199,6 +224,7 @@ class Announcer:
             return None
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
@@ -216,11 +242,13 @@ class Announcer:
                    **kwargs: Any) -> discord.Message | None:
         """Create a message in a channel (or a user's DM) at most once per `nonce`. None: it can never be
         shown there (channel gone, no access, DMs closed); raises Transient when a later try may succeed."""
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id, user_id))
         fresh = refile(kwargs.pop("file", None))
 
         async def send() -> discord.Message:
             if user_id is not None:
                 channel: Any = await self.client.create_dm(discord.Object(user_id))
+                self._dm_user[channel.id] = user_id
             else:
                 channel = self.client.get_partial_messageable(channel_id or 0)
             return await channel.send(**kwargs, **fresh(), nonce=nonce)
@@ -253,6 +281,7 @@ class Announcer:
     async def edit_message(self, channel_id: int, message_id: int, **kwargs: Any) -> discord.Message | None:
         if not message_id:
             return None
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         # New attachments are read once: a retried edit sends fresh copies (discord.py closes a sent file).
         files = [refile(a) if isinstance(a, discord.File) else a for a in kwargs.pop("attachments", None) or []] \
@@ -280,6 +309,8 @@ class Announcer:
         self._running += 1
         try:
             await self._announce_locked(result)
+            if self.on_result is not None:
+                self.on_result(result)  # e.g. AI seats that must now decide (bot/ai_runner.py)
         finally:
             self._running -= 1
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, localize
+from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader
 from bot.ui import ids
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select
 
@@ -57,17 +57,27 @@ def _dynamic(name: str, base: type, template: str, on_click: Callable[[Any, disc
     return types.new_class(name, (discord.ui.DynamicItem[base],), {"template": template}, body)  # type: ignore[valid-type]
 
 
+def _values(item: discord.ui.Item) -> list[str] | None:
+    """A menu's chosen values; None for a button."""
+    values = getattr(item, "values", None)
+    return None if values is None else list(values)
+
+
 # discord.py keys dynamic items by template, so one class per template serves buttons and menus alike.
 PromptControl = _dynamic("PromptControl", discord.ui.Item, ids.SEATED_TEMPLATE,
                          lambda h, i, item: h.on_prompt_control(i, item.custom_id, list(getattr(item, "values", []))))
 TableButton = _dynamic("TableButton", discord.ui.Item, ids.UNSEATED_TEMPLATE,
-                       lambda h, i, item: h.on_table_control(i, item.custom_id))
+                       lambda h, i, item: h.on_table_control(i, item.custom_id, _values(item)))
 DYNAMIC_ITEMS = (PromptControl, TableButton)
 
 
 def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
+    """The buttons and menus of a spec, labelled in the current reader's language (bot.i18n.reading)."""
     if not rows:
         return None
+    locale, game = reader()
+    if locale != DEFAULT_LOCALE:
+        rows = localize(MessageSpec(rows=rows), locale, game).rows
     view = discord.ui.View(timeout=None)
     for r, row in enumerate(rows[:5]):
         for comp in row:
@@ -83,7 +93,8 @@ def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
                     continue
                 item = discord.ui.Select(custom_id=comp.custom_id, placeholder=comp.placeholder, options=options,
                                          min_values=comp.min_values, max_values=comp.max_values)
-                cls = PromptControl
+                control = ids.ControlId.decode(comp.custom_id)
+                cls = TableButton if control is not None and control.surface in ("lobby", "table") else PromptControl
             dyn = cls(item)
             dyn.row = r
             view.add_item(dyn)
@@ -110,9 +121,11 @@ def file_for(data: bytes, filename: str, limit: int) -> discord.File:
 
 
 async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                 locale: str = DEFAULT_LOCALE, game: str | None = None) -> tuple[discord.Embed | None, discord.File | None]:
-    """The embed and attachment for a spec of ``game`` (its kind) in the reader's language (the picture is drawn
-    off the event loop)."""
+                 locale: str | None = None, game: str | None = None) -> tuple[discord.Embed | None, discord.File | None]:
+    """The embed and attachment for a spec of ``game`` (its kind) in ``locale`` (None: the current reader's, see
+    bot.i18n.reading); the picture is drawn off the event loop."""
+    if locale is None:
+        locale, game = reader()
     spec = localize(spec, locale, game)
     embed = None
     if spec.title or spec.description or spec.fields or spec.image:
@@ -131,11 +144,13 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
 
 
 async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                         content: str | None = None, locale: str = DEFAULT_LOCALE, game: str | None = None) -> dict:
+                         content: str | None = None, locale: str | None = None, game: str | None = None) -> dict:
     """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``
-    (with the texts of ``game``, its kind)."""
+    (with the texts of ``game``, its kind; None: the current reader's, see bot.i18n.reading)."""
+    if locale is None:
+        locale, game = reader()
     spec = localize(spec, locale, game)
-    embed, file = await render(spec, color, limit)
+    embed, file = await render(spec, color, limit, locale=DEFAULT_LOCALE)
     kwargs: dict = {}
     text = catalogue(locale, game).text(content) if content is not None else spec.content
     if text:
@@ -212,3 +227,48 @@ def form_values(data: dict) -> dict[str, str]:
             if "custom_id" in comp:
                 values[comp["custom_id"]] = comp.get("value", "")
     return values
+
+
+def _localize_embed(embed: discord.Embed, text: Callable[[str | None], str | None]) -> discord.Embed:
+    out = embed.copy()
+    out.title = text(embed.title)
+    out.description = text(embed.description)
+    out.clear_fields()
+    for f in embed.fields:
+        out.add_field(name=text(f.name) or "-", value=(text(f.value) or "-")[:1024], inline=f.inline)
+    if embed.footer and embed.footer.text:
+        out.set_footer(text=text(embed.footer.text), icon_url=embed.footer.icon_url)
+    return out
+
+
+def _localize_item(item: discord.ui.Item, text: Callable[[str | None], str | None]) -> None:
+    inner = getattr(item, "item", item)  # a dynamic item wraps the button or menu
+    if isinstance(inner, discord.ui.Button) and inner.label:
+        inner.label = (text(inner.label) or inner.label)[:80]
+    elif isinstance(inner, discord.ui.Select):
+        if inner.placeholder:
+            inner.placeholder = (text(inner.placeholder) or inner.placeholder)[:150]
+        for option in inner.options:
+            option.label = (text(option.label) or option.label)[:100]
+            if option.description:
+                option.description = (text(option.description) or option.description)[:100]
+
+
+def localize_kwargs(kwargs: dict, locale: str, game: str | None = None) -> dict:
+    """send()/edit() keyword arguments with their texts in ``locale``: content, embeds, buttons and menus.
+    The one place every message passes on its way to a channel or a DM (custom ids never change)."""
+    cat = catalogue(locale, game)
+    if cat.is_source:
+        return kwargs
+    out = dict(kwargs)
+    if isinstance(out.get("content"), str):
+        out["content"] = cat.text(out["content"])
+    if isinstance(out.get("embed"), discord.Embed):
+        out["embed"] = _localize_embed(out["embed"], cat.text)
+    if isinstance(out.get("embeds"), list):
+        out["embeds"] = [_localize_embed(e, cat.text) if isinstance(e, discord.Embed) else e for e in out["embeds"]]
+    view = out.get("view")
+    if isinstance(view, discord.ui.View):
+        for child in view.children:
+            _localize_item(child, cat.text)
+    return out

@@ -19,6 +19,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ai as ai_seats
+from bot.i18n import DEFAULT_LOCALE, LANGUAGES, here, reading
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -30,8 +32,9 @@ from bot.service import (
     SeatContext,
     ServiceError,
     StalePrompt,
+    ai_seat_name,
 )
-from bot.ui import checks, ids, lockin
+from bot.ui import checks, ids, lobby, lockin
 from bot.ui.drafts import RECAP, load_draft
 from bot.ui.history import HISTORY_SIZE, STATS_GAMES, history_line, history_text, stats_table, stats_text
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
@@ -121,9 +124,9 @@ class TableCog(commands.Cog, name="Table"):
         """A short private message to whoever clicked, whatever the interaction's state."""
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(here(text), ephemeral=True)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(here(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not reply to interaction %s", interaction.id)
 
@@ -132,8 +135,32 @@ class TableCog(commands.Cog, name="Table"):
         return track(interaction.id) if track is not None else contextlib.nullcontext()
 
     async def _safe(self, interaction: discord.Interaction, coro: Any) -> None:
-        with self._tracking(interaction):
+        with self._tracking(interaction), reading(await self._reader(interaction)):
             await self._guarded(interaction, coro)
+
+    async def _set_language(self, interaction: discord.Interaction, code: str) -> None:
+        """A server's language for its game channels; players' DMs and private replies follow their own client."""
+        languages = getattr(self.bot, "languages", None)
+        if interaction.guild_id is None:
+            raise ServiceError("The server language is set in a server channel.")
+        if code not in LANGUAGES or languages is None:
+            raise ServiceError("That language is not available: " + ", ".join(LANGUAGES.values()) + ".")
+        if not self._is_admin(interaction):
+            raise ServiceError("Only a server admin (Manage Server) can change the server's language.")
+        await languages.set_guild(interaction.guild_id, code)
+        with reading(code):  # said in the new language
+            await interaction.response.send_message(here(f"Game channels in this server now speak {LANGUAGES[code]}."))
+
+    async def _reader(self, interaction: discord.Interaction) -> str:
+        """The clicker's language (their client's, remembered for their DMs); replies to them use it."""
+        languages = getattr(self.bot, "languages", None)
+        if languages is None:
+            return DEFAULT_LOCALE
+        try:
+            return await languages.remember(interaction.user.id, interaction.locale)
+        except Exception:  # a language is never worth failing a click
+            log.exception("could not read the language of user %s", interaction.user.id)
+            return DEFAULT_LOCALE
 
     async def _guarded(self, interaction: discord.Interaction, coro: Any) -> None:
         # Registered with the bot while it runs, so that drain() also waits for clicks still being handled.
@@ -201,6 +228,22 @@ class TableCog(commands.Cog, name="Table"):
         where = ", ".join(f"#{g.id} in <#{g.channel_id}>" for g in mine)
         raise ServiceError(f"You play in several {game.title} games ({where}): use the command in that game's channel.")
 
+    async def _options_here(self, interaction: discord.Interaction, game: _Game) -> list[str]:
+        """What the game here (or the user's one game of this kind, in DMs) has switched on, for `/… rules`."""
+        try:
+            info = await self._game_here(interaction, game)
+        except ServiceError:
+            return []
+        flags = lobby.active_flags(game.type, info.options)
+        if not flags:
+            return []
+        topics = [v for spec in lobby.flag_options(game.type) for v, _ in spec.choices
+                  if v in (info.options.get(spec.name) or []) and v in game.presenter.rules_topics]
+        lines = [f"**{game.title} game #{info.id} plays with** " + "; ".join(flags) + "."]
+        if topics:
+            lines.append("Their rules: " + ", ".join(f"`/{game.command} rules topic:{t}`" for t in topics) + ".")
+        return lines
+
     def _channel_gone(self, channel_id: int) -> bool:
         """Deleted (Discord told the bot, or refused a message there as an unknown channel)."""
         return channel_id in self.announcer.gone or (self.bot.is_ready() and self.bot.get_channel(channel_id) is None)
@@ -222,28 +265,28 @@ class TableCog(commands.Cog, name="Table"):
         spec = MessageSpec(content=f"⚠ {question}", rows=[[
             Button(label, ids.table_id(game_id, f"confirm.{token}"), "danger"),
             Button("Cancel", ids.table_id(game_id, f"cancel.{token}"))]])
-        await interaction.response.send_message(spec.content, view=view_from_rows(spec.rows), ephemeral=True)
+        await interaction.response.send_message(here(spec.content), view=view_from_rows(spec.rows), ephemeral=True)
 
     async def _confirmed(self, interaction: discord.Interaction, op: str) -> None:
         what, _, token = op.partition(".")
         pending = self._confirmations.get(token)
         if pending is None:
-            await interaction.response.edit_message(content="This question has expired: nothing was done. Run the "
-                                                    "command again if you still want to.", view=None)
+            await interaction.response.edit_message(content=here("This question has expired: nothing was done. Run the "
+                                                                 "command again if you still want to."), view=None)
             return
         if pending[0] != interaction.user.id:
             await self._reply(interaction, "This question was asked to someone else.")
             return
         del self._confirmations[token]
         if what == "cancel":
-            await interaction.response.edit_message(content="Cancelled: nothing was changed.", view=None)
+            await interaction.response.edit_message(content=here("Cancelled: nothing was changed."), view=None)
             return
-        await interaction.response.edit_message(content="Working on it…", view=None)
+        await interaction.response.edit_message(content=here("Working on it…"), view=None)
         try:
             text = await pending[1](interaction)
         except (ServiceError, PlanIncomplete) as exc:
             text = exc.message
-        await interaction.edit_original_response(content=text)
+        await interaction.edit_original_response(content=here(text))
 
     # ---------------------------------------------------------------- commands
 
@@ -299,21 +342,33 @@ class TableCog(commands.Cog, name="Table"):
         @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in p.rules_topics])
         async def rules(interaction: discord.Interaction, topic: str = "overview") -> None:
             async def run() -> None:
-                chunks = split_text(p.rules_text(topic).splitlines())
-                await interaction.response.send_message(chunks[0], ephemeral=True)
+                lines = p.rules_text(topic).splitlines()
+                playing = await self._options_here(interaction, game)
+                if playing:
+                    lines = playing + [""] + lines
+                chunks = split_text(lines)
+                await interaction.response.send_message(here(chunks[0]), ephemeral=True)
                 for chunk in chunks[1:4]:
-                    await interaction.followup.send(chunk, ephemeral=True)
+                    await interaction.followup.send(here(chunk), ephemeral=True)
 
             await self._safe(interaction, run())
 
-        @app_commands.describe(time_limit="Hours per decision (0 = no limit)")
-        async def settings(interaction: discord.Interaction, time_limit: app_commands.Range[float, 0, 720]) -> None:
+        @app_commands.describe(time_limit="Hours per decision (0 = no limit)",
+                               language="The language of this server's game channels (server admins)")
+        @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+        async def settings(interaction: discord.Interaction, time_limit: app_commands.Range[float, 0, 720] | None = None,
+                           language: str | None = None) -> None:
             async def run() -> None:
+                if language is not None:
+                    await self._set_language(interaction, language)
+                    return
+                if time_limit is None:
+                    raise ServiceError("Give a time limit (hours per decision) or a language.")
                 info = await self._game_here(interaction, game)
                 seconds = int(time_limit * 3600) if time_limit > 0 else None
                 await self.service.set_time_limit(info.id, seconds, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(
-                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}.")
+                await interaction.response.send_message(here(
+                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}."))
 
             await self._safe(interaction, run())
 
@@ -335,17 +390,21 @@ class TableCog(commands.Cog, name="Table"):
             await self._safe(interaction, run())
 
         @app_commands.describe(seat=f"Seat number (1-{game.type.max_seats}, as in the lobby)",
-                               player="The new player (leave empty for the AI)")
+                               player="The new player (leave empty for the AI)",
+                               ai_level="The AI's level when no player is given (default normal)")
+        @app_commands.choices(ai_level=_level_choices())
         async def replace(interaction: discord.Interaction, seat: app_commands.Range[int, 1, game.type.max_seats],
-                          player: discord.User | None = None) -> None:
+                          player: discord.User | None = None, ai_level: str | None = None) -> None:
             async def run() -> None:
                 info = await self._host_game_here(interaction, game)
-                name = player.display_name if player else f"AI {seat}"
+                level = ai_level or ai_seats.DEFAULT_LEVEL
+                name = player.display_name if player else ai_seat_name(seat, level)
                 old = next((s.display_name for s in info.seats if s.seat == seat - 1), f"seat {seat}")
 
                 async def act(confirm: discord.Interaction) -> str:
                     result = await self.service.replace_seat(info.id, seat - 1, player.id if player else None, name,
-                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm))
+                                                             by_user_id=confirm.user.id, admin=self._is_admin(confirm),
+                                                             level=None if player else level)
                     self.announcer.spawn(self.announcer.announce(result))  # the channel is told by the event line
                     return f"Seat {seat} is now played by {name}."
 
@@ -413,19 +472,21 @@ class TableCog(commands.Cog, name="Table"):
         async def new(interaction: discord.Interaction, **kwargs: Any) -> None:
             seats = kwargs.pop("seats", t.max_seats)
             ai = kwargs.pop("ai", 0)
+            ai_level = kwargs.pop("ai_level", None)
             time_limit = kwargs.pop("time_limit", None)
             options = {spec.name: kwargs[slash[spec.name]] for spec in t.options if slash[spec.name] in kwargs}
             for spec in t.options:  # flags arrive as a comma-separated list
                 if spec.kind == "flags" and isinstance(options.get(spec.name), str):
                     options[spec.name] = [v.strip() for v in options[spec.name].split(",") if v.strip()]
-            await self._safe(interaction, self._new(interaction, game, seats, ai, time_limit, options))
+            await self._safe(interaction, self._new(interaction, game, seats, ai, time_limit, options, ai_level))
 
         kw = inspect.Parameter.KEYWORD_ONLY
         params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
                   inspect.Parameter("seats", kw, default=t.max_seats,
                                     annotation=app_commands.Range[int, t.min_seats, t.max_seats])]
         describe = {"seats": f"Seats at the table, {t.min_seats}-{t.max_seats}" + (" (1 = solo)" if t.min_seats == 1 else ""),
-                    "ai": "AI players to add now", "time_limit": "Hours per decision (0 = no limit)"}
+                    "ai": "AI players to add now", "ai_level": "Level of those AI players (default normal)",
+                    "time_limit": "Hours per decision (0 = no limit)"}
         choices: dict[str, list[app_commands.Choice]] = {}
         for spec in t.options:
             name = slash[spec.name]
@@ -435,6 +496,8 @@ class TableCog(commands.Cog, name="Table"):
                 choices[name] = [app_commands.Choice(name=str(label)[:100], value=value) for value, label in spec.choices]
             params.append(inspect.Parameter(name, kw, default=default, annotation=annotation))
         params.append(inspect.Parameter("ai", kw, default=0, annotation=app_commands.Range[int, 0, max(t.max_seats - 1, 0)]))
+        params.append(inspect.Parameter("ai_level", kw, default=None, annotation=str | None))
+        choices["ai_level"] = _level_choices()
         params.append(inspect.Parameter("time_limit", kw, default=None,
                                         annotation=app_commands.Range[float, 0, 720] | None))
         new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -445,7 +508,7 @@ class TableCog(commands.Cog, name="Table"):
         return new
 
     async def _new(self, interaction: discord.Interaction, game: _Game, seats: int, ai: int,
-                   time_limit: float | None, options: dict) -> None:
+                   time_limit: float | None, options: dict, ai_level: str | None = None) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Start games in a server channel; I will send your decisions by DM.")
         _check_channel_permissions(interaction)
@@ -459,7 +522,7 @@ class TableCog(commands.Cog, name="Table"):
                                                interaction.user.display_name, kind=game.name,
                                                options={**options, "seats": seats}, **kwargs)
         for _ in range(ai):
-            info = await self.service.add_ai(info.id, interaction.user.id)
+            info = await self.service.add_ai(info.id, interaction.user.id, level=ai_level)
         await interaction.response.defer()
         info = await self._probe_dm(info.id, interaction.user.id, game)
         msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
@@ -472,7 +535,7 @@ class TableCog(commands.Cog, name="Table"):
         opts = info.options
         lines = [f"Host: <@{info.host_user_id}>", f"Seats: {len(info.seats)}/{opts.get('seats', game.type.max_seats)}"]
         for s in info.seats:
-            mark = " (AI)" if s.is_ai else ""
+            mark = lobby.seat_mark(s)
             if s.dm_status == "closed":
                 mark += " ⚠ cannot receive DMs: will play through the **My screen** button"
             lines.append(f"• {s.display_name}{mark}")
@@ -486,13 +549,18 @@ class TableCog(commands.Cog, name="Table"):
         g = info.id
         rows: list[list] = [[Button("Join", ids.lobby_id(g, "join"), "primary"), Button("Leave", ids.lobby_id(g, "leave")),
                              Button("Add AI", ids.lobby_id(g, "ai")), Button("Start", ids.lobby_id(g, "start"), "success")]]
+        rows += lobby.control_rows(g, game.type, opts, info.seats)
         return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
                            footer=game.presenter.lobby_footer)
 
     async def _lobby_message(self, info: GameInfo) -> dict:
-        spec = self.lobby_spec(info)
-        embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
-        return {"embed": embed, "view": view_from_rows(spec.rows)}
+        """The lobby, a public message: in the server's language whoever clicked."""
+        languages = getattr(self.bot, "languages", None)
+        locale = await languages.of_guild(info.guild_id) if languages is not None else DEFAULT_LOCALE
+        with reading(locale, info.kind):
+            spec = self.lobby_spec(info)
+            embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
+            return {"embed": embed, "view": view_from_rows(spec.rows)}
 
     async def _probe_dm(self, game_id: int, user_id: int, game: _Game) -> GameInfo:
         """Tell a joining player where decisions will arrive; remember if their DMs are closed."""
@@ -501,7 +569,8 @@ class TableCog(commands.Cog, name="Table"):
         await self.service.set_dm_status(user_id, "open" if ok else "closed")
         return await self.service.game(game_id)
 
-    async def on_table_control(self, interaction: discord.Interaction, custom_id: str) -> None:
+    async def on_table_control(self, interaction: discord.Interaction, custom_id: str,
+                               values: list[str] | None = None) -> None:
         with self._tracking(interaction):
             control = ids.ControlId.decode(custom_id)
             if control is not None and control.surface == "table" and control.op == "screen":
@@ -510,6 +579,8 @@ class TableCog(commands.Cog, name="Table"):
                 await self._safe(interaction, self._rematch(interaction, control.game))
             elif control is not None and control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
                 await self._safe(interaction, self._confirmed(interaction, control.op))
+            elif control is not None and control.surface == "lobby" and lobby.is_menu(control.op):
+                await self._safe(interaction, self._lobby_menu(interaction, control.game, control.op, custom_id, values))
             elif control is not None and control.surface == "lobby":
                 await self._safe(interaction, self._lobby_button(interaction, control.game, control.op))
             else:
@@ -518,6 +589,36 @@ class TableCog(commands.Cog, name="Table"):
     @staticmethod
     async def _refuse(message: str) -> None:
         raise ServiceError(message)
+
+    async def _lobby_menu(self, interaction: discord.Interaction, game_id: int, op: str, custom_id: str,
+                          values: list[str] | None) -> None:
+        """The host's choice in a lobby menu: an option of the game (flags) or the AI seats' level."""
+        if values is None:  # a button with a menu's id: not something the lobby offers
+            raise ServiceError(checks.UNKNOWN_CONTROL)
+        info = await self.service.game(game_id)
+        problem = checks.origin_problem(info.guild_id, info.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=False)
+        if problem is not None:
+            raise ServiceError(problem)
+        if info.status != "lobby":
+            raise ServiceError(lobby.NOT_IN_LOBBY)
+        game = self.game_of(info.kind)
+        spec = game.type.option(op[len(lobby.OPTION_OP):]) if op.startswith(lobby.OPTION_OP) else None
+        if op != lobby.AI_LEVEL_OP and spec is None:
+            raise ServiceError(lobby.UNKNOWN_OPTION)
+        admin = self._is_admin(interaction)
+        if info.host_user_id != interaction.user.id and not admin:
+            what = spec.label if spec is not None else "the AI level"
+            raise ServiceError(lobby.NOT_HOST.format(host=info.host_user_id, what=what))
+        problem = checks.control_problem(self.lobby_spec(info), custom_id, values)
+        if problem is not None:
+            raise ServiceError(problem)
+        if spec is not None:
+            info = await self.service.set_lobby_options(game_id, {spec.name: lobby.option_from_values(spec, values)},
+                                                        interaction.user.id, admin=admin)
+        else:
+            info = await self.service.set_ai_level(game_id, values[0], interaction.user.id, admin=admin)
+        await interaction.response.edit_message(**await self._lobby_message(info))
 
     async def _lobby_button(self, interaction: discord.Interaction, game_id: int, op: str) -> None:
         user = interaction.user
@@ -554,7 +655,7 @@ class TableCog(commands.Cog, name="Table"):
             info = await self.service.game(game_id)
             game = self.game_of(info.kind)
             embed, _ = await render(self.lobby_spec(info), game.presenter.embed_color)
-            embed.title = f"{game.title} game #{game_id}: started"  # type: ignore[union-attr]
+            embed.title = here(f"{game.title} game #{game_id}: started")  # type: ignore[union-attr]
             await interaction.response.edit_message(embed=embed, view=None)
             closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
             if closed:
@@ -723,7 +824,7 @@ class TableCog(commands.Cog, name="Table"):
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
-        kwargs: dict = {"content": spec.content or None, "embed": embed, "view": view_from_rows(spec.rows)}
+        kwargs: dict = {"content": here(spec.content) or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
             kwargs["attachments"] = [kept]
@@ -762,19 +863,19 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
-                await interaction.followup.send("Nothing to decide right now.", ephemeral=True)
+                await interaction.followup.send(here("Nothing to decide right now."), ephemeral=True)
 
         await self._safe(interaction, run())
 
     async def _waiting(self, interaction: discord.Interaction, game: _Game) -> None:
         info = await self._game_here(interaction, game)
         if info.status == "lobby":
-            await interaction.response.send_message("The game has not started yet: it is in its lobby.", ephemeral=True)
+            await interaction.response.send_message(here("The game has not started yet: it is in its lobby."), ephemeral=True)
             return
         pend = await self.service.pending(info.id)
         names = names_map(info.seats)
         rows = [game.presenter.waiting_line(names.get(s, str(s)), p.waiting, p.deadline) for s, p in sorted(pend.items())]
-        await interaction.response.send_message("\n".join(rows) or "Nobody: the game is resolving or over.", ephemeral=True)
+        await interaction.response.send_message(here("\n".join(rows) or "Nobody: the game is resolving or over."), ephemeral=True)
 
     async def _status(self, interaction: discord.Interaction, game: _Game, game_id: int | None = None) -> None:
         info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
@@ -802,7 +903,7 @@ class TableCog(commands.Cog, name="Table"):
         name = names_map(info.seats).get(seat, target.display_name)
         spec = game.presenter.board(view, seat, name)
         if spec is None:
-            await interaction.followup.send("There is no board to show in this game.")
+            await interaction.followup.send(here("There is no board to show in this game."))
             return
         await interaction.followup.send(**await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
@@ -872,7 +973,7 @@ class TableCog(commands.Cog, name="Table"):
             if line:
                 lines.append(line)
         text = "\n".join(lines[-count:]) or "Nothing has happened yet."
-        await interaction.response.send_message(text[-1900:], ephemeral=True)
+        await interaction.response.send_message(here(text[-1900:]), ephemeral=True)
 
     # ---------------------------------------------------------------- listeners
 
@@ -894,6 +995,13 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+            runner = getattr(self.bot, "ai_runner", None)
+            if runner is not None:  # AI seats that owed a move when the bot stopped
+                self.announcer.spawn(runner.catch_up(getattr(self.bot, "owns_guild", lambda guild_id: True)))
+
+
+def _level_choices() -> list[app_commands.Choice]:
+    return [app_commands.Choice(name=ai_seats.level_label(n)[:100], value=n) for n in ai_seats.level_names()]
 
 
 def _check_channel_permissions(interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine.viceroy import cards as cardlib
 
+from .darkness import draw_aristocrat_extra
 from .icons import icon, reward_icon, token_chips
 from .style import (
     INK,
@@ -101,10 +102,12 @@ def _draw_sections(img: Image.Image, w: int, h: int, r: int, colors: dict[str, s
     if colors["bottom_left"] == colors["bottom_right"] and not painted & {"bottom_left", "bottom_right"}:
         shown = ["top_left", "top_right"]
         c = colors["bottom_left"]
-        d.text((w // 2, h - int(r * 0.42)), SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
+        if c != "none":
+            d.text((w // 2, h - int(r * 0.42)), SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
     for section in shown:
         c = colors[section]
-        d.text(centers[section], SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
+        if c != "none":  # an aristocrat's colourless half circle carries its extra reward instead
+            d.text(centers[section], SECTION_LETTER[c], font=fnt, fill=SECTION_INK[c], anchor="mm")
 
 
 def _frame(d: ImageDraw.ImageDraw, w: int, h: int, k: int) -> None:
@@ -142,6 +145,7 @@ def full_face(number: int) -> Image.Image:
     else:
         _rows(img, d, number, k)
     _draw_sections(img, w, h, r, cardlib.section_colors(number), frozenset(), k, 26)
+    draw_aristocrat_extra(img, number, w, h, r)
     _frame(d, w, h, k)
     return img.resize((CARD_W, CARD_H), Image.Resampling.LANCZOS)
 
@@ -208,6 +212,7 @@ def placed_face(number: int, paint: tuple[tuple[str, str], ...] = ()) -> Image.I
     colors = cardlib.section_colors(number)
     colors.update(dict(paint))
     _draw_sections(img, w, h, r, colors, frozenset(s for s, _ in paint), k, 22)
+    draw_aristocrat_extra(img, number, w, h, r)
     _frame(d, w, h, k)
     return img.resize((PYR_W, PYR_H), Image.Resampling.LANCZOS)
 

@@ -230,6 +230,8 @@ class FakeGuild:
     joined_at: float = field(default_factory=time.time)
     # The bot's managed role in this guild (created with the guild).
     bot_role_id: int = 0
+    # The server's language (Discord: a community server's preferred locale; en-US otherwise).
+    preferred_locale: str = "en-US"
 
     def channels(self) -> list[FakeChannel]:
         return [self.world.channels[c] for c in self.channel_ids]

@@ -603,7 +603,7 @@ class FakeDiscord:
             "members": [self.member_payload(guild, self.users[u]) for u in guild.member_ids],
             "channels": [self.channel_payload(c) for c in guild.channels() if not c.deleted],
             "threads": [], "presences": [], "voice_states": [], "stage_instances": [],
-            "guild_scheduled_events": [], "soundboard_sounds": [], "preferred_locale": "en-US",
+            "guild_scheduled_events": [], "soundboard_sounds": [], "preferred_locale": guild.preferred_locale,
             "premium_tier": 0, "premium_subscription_count": 0, "nsfw_level": 0,
             "premium_progress_bar_enabled": False, "description": None, "banner": None,
             "vanity_url_code": None, "application_id": None,
@@ -750,8 +750,8 @@ class FakeDiscord:
             if user.id not in guild.member_ids:
                 raise ValueError(f"{user.name} is not a member of {guild.name}")
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.preferred_locale, "features": []}
+            payload["guild_locale"] = guild.preferred_locale
             payload["member"] = self.member_payload(guild, user, with_permissions=True)
             payload["app_permissions"] = str(self.channel_permissions(channel, self.bot))
             chan_payload["permissions"] = payload["member"]["permissions"]

@@ -200,8 +200,8 @@ class Tx:
         if row is None:
             return None
         game = _game(row)
-        seats = [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in (yield (
-            "all", "SELECT game_id, seat, user_id, display_name, is_ai, dm_status FROM seats WHERE game_id=?"
+        seats = [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in (yield (
+            "all", "SELECT game_id, seat, user_id, display_name, is_ai, dm_status, ai_level FROM seats WHERE game_id=?"
             " ORDER BY seat", (game_id,)))]
         last_seq = int((yield ("one", "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=?", (game_id,)))[0])
         bundle = GameBundle(game, seats, last_seq, None)
@@ -227,15 +227,16 @@ class Tx:
     # ------------------------------------------------------------ seats
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self._all(
-            "SELECT game_id, seat, user_id, display_name, is_ai, dm_status FROM seats WHERE game_id=? ORDER BY seat",
+            "SELECT game_id, seat, user_id, display_name, is_ai, dm_status, ai_level FROM seats WHERE game_id=? ORDER BY seat",
             (game_id,))
-        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5]) for r in rows]
+        return [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
 
     async def replace_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         await self._write("DELETE FROM seats WHERE game_id=?", (game_id,))
         await self._write_many(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, dm_status) VALUES (?,?,?,?,?,?)",
-            [(game_id, s.seat, s.user_id, s.display_name, int(s.is_ai), s.dm_status) for s in seats])
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_ai, dm_status, ai_level)"
+            " VALUES (?,?,?,?,?,?,?)",
+            [(game_id, s.seat, s.user_id, s.display_name, int(s.is_ai), s.dm_status, s.ai_level) for s in seats])
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         if "is_ai" in fields:

@@ -165,6 +165,11 @@ MIGRATIONS: list[list[str]] = [
         )""",
         "CREATE INDEX outbox_undelivered ON outbox(game_id, id) WHERE delivered_at IS NULL",
     ],
+    [
+        # An AI seat's level (engine.search.LEVELS: easy, normal, hard); NULL for people, and for AI seats
+        # made before levels existed (they play as "easy", the baseline they always used).
+        "ALTER TABLE seats ADD COLUMN ai_level TEXT",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -242,6 +247,7 @@ class SeatRow:
     display_name: str
     is_ai: bool
     dm_status: str
+    ai_level: str | None = None
 
 
 @dataclass

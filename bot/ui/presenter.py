@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.ui import ids
+from bot.ui import ids, lobby
 from bot.ui.drafts import Draft
 from bot.ui.spec import (
     DEFAULT_EMBED_COLOR,
@@ -329,6 +329,10 @@ class BasePresenter:
         else:
             waiting = [f"{w.name} ({timestamp(w.deadline)})" for w in ctx.waiting]
             desc = "Waiting for: " + (", ".join(waiting) if waiting else "nobody")
+        # What the options switched on (e.g. expansion modules): players see what they are playing with.
+        flags = lobby.active_flags(ctx.game_type, ctx.view.get("options") or {})
+        if flags:
+            desc += "\n" + "\n".join(flags)
         footer = ("Your secret screen and choices come by DM, or with the My screen button."
                   if ctx.game_type.hidden_information else "Your choices come by DM, or with the My screen button.")
         # A finished game has no screen to open: no button (the final scores are posted below it).

@@ -14,7 +14,7 @@ from .payment import INFINITE, auto_payment, unused_infinite
 from .prompts import pending
 from .rules import rules_for
 from .setup import new_game
-from .state import CHOICE_LAWS, DISCARD_GEMS
+from .state import DISCARD_GEMS, is_choice_law
 
 _REWARD_VALUE = {
     "gems": 1.2,
@@ -32,7 +32,7 @@ _REWARD_VALUE = {
 
 def _is_choice(number: int) -> bool:
     """A "choose one" law (the base game's, or one a module adds)."""
-    return number in CHOICE_LAWS or C.card(number)["effect"].get("kind") == "choice"
+    return is_choice_law(number)
 
 
 def _reward_score(items: list[dict]) -> float:

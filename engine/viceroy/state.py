@@ -18,6 +18,11 @@ PASS_GEMS = 3
 DISCARD_GEMS = 2
 LEVEL5_PP = 15
 CHOICE_LAWS = frozenset({71, 73, 77, 80, 81, 82, 83, 84})
+
+
+def is_choice_law(number: int) -> bool:
+    """A "choose one of three" law: the base game's, or one a module adds (its effect is a "choice")."""
+    return number in CHOICE_LAWS or (C.is_law(number) and (C.card(number).get("effect") or {}).get("kind") == "choice")
 GEMS_IN_BOX = 16
 STATE_VERSION = 2
 

@@ -116,7 +116,10 @@ async def new_table(world: FakeDiscord, tmp: Path, names: list[str], *, closed: 
 
 
 async def open_lobby(table: Table, host: FakeUser, command: str = "viceroy", **options) -> FakeMessage:
-    """``/<command> new`` in the table's channel; the lobby message it posted."""
+    """``/<command> new`` in the table's channel; the lobby message it posted. AI seats play the easy level
+    unless ``ai_level`` says otherwise: these games test the game flow, not the AI's strength."""
+    if options.get("ai"):
+        options.setdefault("ai_level", "easy")
     rec = await host.slash(table.channel, f"{command} new", **options)
     await table.settle()
     assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"

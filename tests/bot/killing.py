@@ -137,6 +137,8 @@ async def kill_games(world: FakeDiscord, table: Table, *, kills: int, seed: int,
     await table.start_process_ready()
     try:
         while report.kills < kills:
+            if report.games:  # each game at a table of its own
+                table.channel = world.add_text_channel(table.guild, f"viceroy-{report.games + 1}")
             await _new_game(table)
             game = await _open_game(table)
             await kill_game(table, game, rng, report, kills=min(per_game, kills - report.kills), pause=pause)

@@ -131,7 +131,7 @@ async def test_two_games_in_parallel_in_two_channels(fake_discord, tmp_path):
     try:
         ann, bo = table.users
         lobby1 = await open_lobby(table, ann, seats=2, ai=1)
-        rec = await bo.slash(second, "viceroy new", seats=2, ai=1)
+        rec = await bo.slash(second, "viceroy new", seats=2, ai=1, ai_level="easy")
         await table.settle()
         await ann.click(lobby1, label="Start")
         await bo.click(rec.reply, label="Start")

@@ -70,7 +70,7 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
     ann, bo = table.users
     await _start(table)
     try:
-        rec = await ann.slash(table.channel, "viceroy new", seats=3, ai=1, timeout=15)
+        rec = await ann.slash(table.channel, "viceroy new", seats=3, ai=1, ai_level="easy", timeout=15)
         # Wait for what each step shows, not for a quiet moment: on a busy machine the bot can be silent
         # for a while between acknowledging a click and storing it.
         lobby_id = rec.reply.id

@@ -32,10 +32,10 @@ async def test_the_toy_game_is_offered_with_its_own_commands_and_options(fake_di
         assert {"viceroy", "toy"} <= names
         toy = next(c for c in fake_discord.commands(table.guild) if c["name"] == "toy")
         new = next(o for o in toy["options"] if o["name"] == "new")
-        assert {o["name"] for o in new["options"]} == {"seats", "rounds", "ai", "time_limit"}
+        assert {o["name"] for o in new["options"]} == {"seats", "rounds", "ai", "ai_level", "time_limit"}
         lobby = await open_lobby(table, table.users[0], "toy", seats=3, rounds=2, ai=1)
         text = lobby.embeds[0]["description"]
-        assert "Rounds: 2" in text and "AI 1 (AI)" in text and lobby.embeds[0]["title"].startswith("Toy game #")
+        assert "Rounds: 2" in text and "AI 1 (easy) (AI)" in text and lobby.embeds[0]["title"].startswith("Toy game #")
     finally:
         await table.stop_bot()
 

@@ -14,7 +14,7 @@ async def _game(world, tmp_path, names: list[str], seats: int, modules: str, ai:
     await table.start_bot()
     try:
         host, *others = table.users
-        lobby = await open_lobby(table, host, seats=seats, ai=ai, modules=modules)
+        lobby = await open_lobby(table, host, seats=seats, ai=ai, ai_level="easy", modules=modules)
         assert "Times of Darkness modules:" in world.messages[lobby.id].embeds[0]["description"]
         for user in others:
             await user.click(lobby, label="Join")

@@ -274,7 +274,7 @@ async def test_replace_seat_with_ai_and_user(service):
 async def test_leave_running_game_hands_seat_to_ai(service):
     gid, _ = await started_game(service, humans=2)
     r = await service.leave(gid, 101)
-    assert r.seats[1].is_ai and r.seats[1].display_name == "AI (was u101)"
+    assert r.seats[1].is_ai and r.seats[1].display_name == "AI (was u101, normal)" and r.seats[1].ai_level == "normal"
 
 
 async def test_abandon(service):

@@ -130,3 +130,22 @@ async def test_games_in_parallel_from_several_processes(processes):
     for gid, _ in games:
         async with services[2].storage.reading() as tx:
             assert len(await tx.actions(gid)) == 2
+
+
+async def test_a_starting_process_leaves_a_reminder_just_due_to_be_sent(processes):
+    """Start-up skips only reminders past the grace: one that fell due a moment ago (another process may be
+    sending it now) is sent, once."""
+    clock, services = processes
+    gid, start = await started_game(services[0], humans=2, time_limit=DAY)
+    clock.advance(DAY / 2 + 10)  # the half-time reminders fell due ten seconds ago
+    sent = []
+
+    async def collect(outcome):
+        sent.append(outcome)
+
+    starting = Scheduler(services[1], collect, clock=clock, late_grace=300)
+    await starting.start()
+    await starting.stop()
+    await Scheduler(services[2], collect, clock=clock, late_grace=300).run_due()
+    reminders = [o for o in sent if not isinstance(o, ActionResult)]
+    assert sorted(r.seat for r in reminders) == [0, 1]

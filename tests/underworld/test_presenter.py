@@ -210,3 +210,26 @@ def test_a_card_reward_may_draw_from_the_criminal_deck():
     V.apply_action(state, 0, action)
     decide(state, token=state["decision"]["tokens"][0])
     assert top in state["players"][0]["hand"]
+
+
+def test_a_module_choice_law_offers_its_three_options():
+    """Aristocrat laws 102 and 103 choose one of three options like the base choice laws (the prompt once
+    offered no choice for them, and a plan with one could never be confirmed)."""
+    from tests.darkness.helpers import started
+    from tests.engine.helpers import set_hand, to_development
+
+    state = started(["darkness", "aristocrats"], 2, seed=2)
+    to_development(state)
+    set_hand(state, 0, [102])
+    set_hand(state, 1, [])
+    state["active"] = [0]
+    draft = fresh_draft(_ctx(state).key)
+    _click(state, draft, "card", ["play:102"])
+    slot = _controls(_render(state, draft))["slot"].options[0].value
+    _click(state, draft, "slot", [slot])
+    ctl = _controls(_render(state, draft))
+    assert len(ctl["opt"].options) == 3 and ctl["confirm"].disabled
+    _click(state, draft, "opt", ["2"])  # any 4 gems
+    action = _click(state, draft, "confirm")
+    assert action["reward"]["option"] == 2
+    V.apply_action(state, 0, action)

@@ -63,9 +63,9 @@ class ViceroyPresenter(BasePresenter):
 
     def lobby_lines(self, game_type: GameType, options: dict) -> list[str]:
         lines = [f"Starting deal: {options.get('deal', 4)} cards · virtual opponents: {options.get('virtual_opponents', 0)}"]
-        spec = game_type.option("modules")
-        if spec is not None:
-            lines.append(f"Times of Darkness modules: {option_value_text(spec, options.get('modules') or [])}")
+        for spec in game_type.options:  # the expansion modules (and any other switches the engine offers)
+            if spec.kind == "flags":
+                lines.append(f"{spec.label}: {option_value_text(spec, options.get(spec.name) or [])}")
         return lines
 
     def check_new(self, seats: int, ai: int, options: dict) -> None:

@@ -120,6 +120,41 @@ def with_diamond_bid(kind):  # noqa: ANN001, ANN201
     return DiamondAuction()
 
 
+def with_diamond_painting(kind):  # noqa: ANN001, ANN201
+    """The painting prompt whose one-click best painting also uses the seat's diamonds (each paints one
+    section in any colour)."""
+    from engine.viceroy.modules.common import best_painting_with_diamonds
+
+    def best(ctx: SeatCtx) -> tuple[list[dict], int, int]:
+        diamonds = int(ctx.choices.get("diamonds") or 0)
+        paint, gain = best_painting_with_diamonds({"players": ctx.view["players"]}, ctx.seat, diamonds)
+        return paint, gain, diamonds
+
+    class DiamondPainting(type(kind)):  # type: ignore[misc]
+        def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
+            spec = super().render(ctx, draft)
+            if not ctx.choices.get("diamonds"):
+                return spec
+            paint, gain, diamonds = best(ctx)
+            used = sum(1 for item in paint if item.get("diamond"))
+            spec.description = (spec.description or "") + (
+                f"\nYou hold {diamonds} diamond{'s' if diamonds != 1 else ''}: each paints one section in any colour.")
+            label = (f"Paint the best way ({len(paint)} sections, {used} with diamonds, +{gain} points)" if paint
+                     else "Nothing worth painting: finish")
+            for row in spec.rows:
+                for control in row:
+                    if getattr(control, "custom_id", "") == ctx.control_id("paint"):
+                        control.label = cut(label, 80)
+            return spec
+
+        def on_control(self, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
+            if op == "paint" and ctx.choices.get("diamonds"):
+                return {"type": "paint", "paint": best(ctx)[0]}
+            return super().on_control(ctx, draft, op, values)
+
+    return DiamondPainting()
+
+
 class SetupSwitch:
     """The setup prompt: the base game's (starting card) or, with domain cards, the kept characters."""
 
@@ -150,3 +185,4 @@ def install(kinds: dict) -> None:
     kinds["setup"] = SetupSwitch(kinds["setup"], KeepKind())
     kinds["diamond_bid"] = DiamondBidKind()
     kinds["auction"] = with_diamond_bid(kinds["auction"])
+    kinds["paint"] = with_diamond_painting(kinds["paint"])

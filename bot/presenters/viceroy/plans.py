@@ -15,7 +15,7 @@ from bot.ui.spec import PlanIncomplete
 from engine.viceroy import cards as C
 from engine.viceroy import moves as M
 from engine.viceroy import pyramid as P
-from engine.viceroy.state import CHOICE_LAWS, LEVEL5_PP
+from engine.viceroy.state import LEVEL5_PP, is_choice_law
 
 from .common import suggested_gems
 
@@ -26,7 +26,7 @@ CHOICE_PURPOSES = ("pass", "reward", "discard", "store", "decide")
 
 def is_choice(number: int) -> bool:
     """A "choose one of three" law: the base game's, or one a module adds (Times of Darkness' Court of Honour)."""
-    return number in CHOICE_LAWS or (C.card(number).get("effect") or {}).get("kind") == "choice"
+    return is_choice_law(number)
 
 
 def plays(ctx: SeatCtx) -> dict[str, dict]:

@@ -6,7 +6,8 @@ from functools import lru_cache
 from importlib import resources
 
 BOT_HELP = """**Playing Viceroy with this bot**
-• `/viceroy new` opens a lobby; players press **Join**, the host may **Add AI**, then **Start**.
+• `/viceroy new` opens a lobby; players press **Join**, the host may **Add AI** (easy, normal or hard: the
+  lobby's AI level menu), switch Times of Darkness modules on in the lobby's modules menu, then **Start**.
 • Every secret choice (starting card, bids, development plans, answers) comes to you by **direct message**,
   with buttons and menus. Your choice stays changeable until everyone has chosen; then all are revealed.
 • DMs closed? Press **My screen** under the table message (or `/viceroy screen`): you get the same controls privately.

@@ -333,34 +333,53 @@ def view(state: dict, seat: int | None, out: dict, prompts: dict) -> None:
 
 
 def ai_paint(state: dict, seat: int, rng: random.Random) -> dict:
-    """The best painting with the gems, letting the diamonds stand for whichever colour gains most."""
+    return {"type": "paint", "paint": best_painting_with_diamonds(state, seat, held(state, seat))[0]}
+
+
+def _splits(total: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """Every way to share at most ``total`` among the colours, colour i taking at most caps[i]."""
+    if not caps:
+        return [()]
+    return [(n, *rest) for n in range(min(total, caps[0]) + 1) for rest in _splits(total - n, caps[1:])]
+
+
+def best_painting_with_diamonds(state: dict, seat: int, diamonds: int) -> tuple[list[dict], int]:
+    """The best painting with the seat's leftover gems and ``diamonds``, and the points it gains (exact).
+
+    A diamond paints one section in any colour: for painting it is one more gem of the colour it paints. So
+    the best painting is the best gem painting over every way of turning the diamonds into colours (each
+    colour capped by the sections it could still paint). Among equal gains it spends the fewest diamonds,
+    then the fewest gems; the sections a diamond paints carry ``"diamond": True``. Works on a state or on a
+    seat's view (it reads only the seat's pyramid and gems)."""
     from ..painting import best_painting
 
     player = state["players"][seat]
-    have = held(state, seat)
-    own = player["gems"]
-    best: tuple[int, str | None, list] | None = None
-    for colour in [None, *COLORS] if have else [None]:
-        trial = dict(own)
-        if colour:
-            trial[colour] += have
-        player["gems"] = trial
-        try:
-            items, gain = best_painting(state, seat)
-        finally:
-            player["gems"] = own
-        if best is None or gain > best[0]:
-            best = (gain, colour, items)
+    pyramid = player.get("pyramid") or {"cards": {}}
+    own = {c: (player.get("gems") or {}).get(c, 0) for c in COLORS}
+    caps = [0] * len(COLORS)
+    if diamonds > 0:
+        for circle in P.circles(pyramid):
+            if C.NONE not in circle["colors"]:
+                for i, colour in enumerate(COLORS):
+                    caps[i] += sum(1 for c in circle["colors"] if c not in (colour, C.ANY))
+        caps = [min(diamonds, max(0, cap - own[c])) for cap, c in zip(caps, COLORS, strict=True)]
+    best: tuple[tuple[int, int, int], list[dict]] | None = None
+    for split in _splits(max(0, diamonds), caps):
+        trial = {c: own[c] + extra for c, extra in zip(COLORS, split, strict=True)}
+        items, gain = best_painting({"players": {seat: {"pyramid": pyramid, "gems": trial}}}, seat)
+        used = {c: sum(1 for i in items if i["color"] == c) for c in COLORS}
+        spent_diamonds = sum(max(0, used[c] - own[c]) for c in COLORS)
+        key = (gain, -spent_diamonds, -len(items))
+        if best is None or key > best[0]:
+            best = (key, items)
     assert best is not None
-    _, colour, items = best
-    out, used = [], 0
+    (gain, _, _), items = best
+    out, counted = [], dict.fromkeys(COLORS, 0)
     for item in items:
-        if colour and item["color"] == colour:
-            used += 1
-            if used > own[colour]:
-                item = dict(item, diamond=True)
-        out.append(item)
-    return {"type": "paint", "paint": out}
+        counted[item["color"]] += 1
+        # Gems first; the sections beyond the gems of that colour are painted with diamonds.
+        out.append(dict(item, diamond=True) if counted[item["color"]] > own[item["color"]] else dict(item))
+    return out, gain
 
 
 def ai_diamond_bid(state: dict, seat: int, rng: random.Random) -> dict:
