@@ -225,14 +225,14 @@ def character_choice(number: int, places: list, me: Mapping[str, Any], letters: 
 
 
 def law_choice(number: int, entry: Mapping[str, Any], value: str, prefix: str = "Play ") -> Choice:
-    text = str(C.card(number).get("text", "law"))
+    # What the law does is on its card (the picture, `/viceroy card`): the menu says what it costs.
     if "targets" in entry:
         if not entry["targets"]:
             return Choice(prefix + C.label(number), value, blocked="no card in your pyramid it can act on")
-        return Choice(prefix + C.label(number), value, note=f"law, free: {text}")
+        return Choice(prefix + C.label(number), value, note="a law, free: it acts on a card of your pyramid")
     if not entry.get("slots"):
         return Choice(prefix + C.label(number), value, blocked="no open place for a law (levels 1-4)")
-    return Choice(prefix + C.label(number), value, note=f"law, free: {text}")
+    return Choice(prefix + C.label(number), value, note="a law, free")
 
 
 # ------------------------------------------------------------------ /viceroy card
