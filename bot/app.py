@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -22,6 +24,9 @@ from bot.storage.base import is_postgres_url
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.table",)
+# The bot's own settings live in user_prefs under user id 0 (no Discord user has it).
+BOT_PREFS = 0
+COMMAND_SYNC_PREF = "commands.synced"  # + application id + guild id or "global": the synced set's fingerprint
 HANDLED_MEMORY = 10_000  # finished interaction ids remembered (for waiting on them)
 
 
@@ -108,16 +113,40 @@ class GameMasterBot(commands.Bot):
                                    poll_interval=self.poll_interval)
         await self.scheduler.start()
 
-    async def sync_commands(self) -> None:
-        """Sync deliberately: to the development guild if configured, globally only when asked."""
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
+    async def command_digest(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A fingerprint of the command set as it would be synced (names, options, descriptions, contexts and
+        their translations)."""
+        commands_ = sorted(self.tree.get_commands(guild=guild), key=lambda c: c.name)
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator is not None
+                   else c.to_dict(self.tree) for c in commands_]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands when they changed since the last sync (a fingerprint is kept in the
+        database): to the development guild if one is configured, otherwise globally. VICEROY_SYNC_GLOBAL
+        forces a global sync. Discord limits command creates per day, so an unchanged set is not re-sent on
+        every start; a new operator who set only DISCORD_TOKEN still gets the commands on the first start."""
+        assert self.service is not None
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        where = f"guild {guild.id}" if guild is not None else "global"
+        key = f"{COMMAND_SYNC_PREF}.{self.application_id}.{guild.id if guild is not None else 'global'}"
+        digest = await self.command_digest(guild)
+        forced = self.settings.sync_global and guild is None
+        if not forced and await self.service.get_pref(BOT_PREFS, key) == digest:
+            log.info("slash commands unchanged (%s): not synced", where)
+            return False
+        try:
             await self.tree.sync(guild=guild)
-            log.info("slash commands synced to guild %s", self.settings.dev_guild_id)
-        elif self.settings.sync_global:
-            await self.tree.sync()
-            log.info("slash commands synced globally")
+        except discord.HTTPException as exc:
+            # The bot still runs (buttons of games in progress work); the next start tries again.
+            log.error("slash command sync (%s) failed: %s", where, exc)
+            return False
+        await self.service.set_pref(BOT_PREFS, key, digest)
+        log.info("slash commands synced (%s)", where)
+        return True
 
     async def drain(self) -> None:
         """Wait until every click being handled and every background announcement is done."""

@@ -101,7 +101,7 @@ def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
     return view
 
 
-def file_for(data: bytes, filename: str, limit: int) -> discord.File:
+def file_for(data: bytes, filename: str, limit: int, description: str | None = None) -> discord.File:
     """An image attachment; one over the upload limit degrades to a JPEG."""
     if len(data) > limit:
         from PIL import Image
@@ -117,7 +117,16 @@ def file_for(data: bytes, filename: str, limit: int) -> discord.File:
             img = img.resize((img.width * 3 // 4, img.height * 3 // 4))
         data = out.getvalue()
         filename = filename.rsplit(".", 1)[0] + ".jpg"
-    return discord.File(io.BytesIO(data), filename=filename)
+    return discord.File(io.BytesIO(data), filename=filename, description=description)
+
+
+def alt_text(spec: MessageSpec) -> str:
+    """The alt text of a spec's picture: its own, or what the message says it is."""
+    image = spec.image
+    text = (image.alt if image is not None else "") or spec.title or ""
+    if not text and image is not None:
+        text = image.filename.rsplit(".", 1)[0].replace("_", " ")
+    return text[:1024]
 
 
 async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
@@ -138,7 +147,7 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
     file = None
     if spec.image is not None:
         data = await asyncio.get_running_loop().run_in_executor(RENDER_POOL, spec.image.render)
-        file = file_for(data, spec.image.filename, limit)
+        file = file_for(data, spec.image.filename, limit, alt_text(spec))
         embed.set_image(url=f"attachment://{file.filename}")  # type: ignore[union-attr]
     return embed, file
 
@@ -165,16 +174,18 @@ async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPL
     return kwargs
 
 
-def shown_picture(message: discord.Message | None, filename: str | None = None) -> discord.Attachment | None:
-    """The file ``message``'s embed shows (``filename``, if given), as an attachment an edit can keep.
+def shown_picture(message: discord.Message | None, filename: str | None = None, *,
+                  index: int = 0) -> discord.Attachment | None:
+    """The file ``message``'s embed (the first, or ``index``) shows (``filename``, if given), as an attachment
+    an edit can keep.
 
     Discord lists no file an embed shows among the message's attachments and resolves ``attachment://name``
     only against the files of the same request; an edit keeps a picture by naming its attachment id in the
     ``attachments`` list, and that id is in the URL Discord returns for the embed's image
     (``.../attachments/<channel>/<attachment>/<name>``)."""
-    if message is None or not message.embeds or not message.embeds[0].image:
+    if message is None or len(message.embeds) <= index or not message.embeds[index].image:
         return None
-    url = message.embeds[0].image.url or ""
+    url = message.embeds[index].image.url or ""
     parts = url.split("?", 1)[0].split("/")
     if len(parts) < 4 or parts[-4] != "attachments" or not parts[-2].isdigit():
         return None
@@ -185,14 +196,31 @@ def shown_picture(message: discord.Message | None, filename: str | None = None) 
     return discord.Attachment(data=data, state=message._state)  # type: ignore[arg-type]
 
 
+def merge_kwargs(*parts: dict) -> dict:
+    """Several messages' keyword arguments (message_kwargs) as one message: their embeds and files in order,
+    the first content and the first view (a prompt with the player's screen under it; the final post)."""
+    out: dict = {}
+    embeds = [p["embed"] for p in parts if p.get("embed") is not None]
+    files = [p["file"] for p in parts if p.get("file") is not None]
+    for key in ("content", "view"):
+        value = next((p[key] for p in parts if p.get(key) is not None), None)
+        if value is not None:
+            out[key] = value
+    if embeds:
+        out["embeds"] = embeds
+    if files:
+        out["files"] = files
+    return out
+
+
 def refile(file: discord.File | None) -> Callable[[], dict]:
     """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
     if file is None:
         return dict
-    data, name = file.fp.read(), file.filename
+    data, name, description = file.fp.read(), file.filename, file.description
 
     def fresh() -> dict:
-        return {"file": discord.File(io.BytesIO(data), filename=name)}
+        return {"file": discord.File(io.BytesIO(data), filename=name, description=description)}
 
     return fresh
 

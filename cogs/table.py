@@ -65,6 +65,42 @@ from .discord_ui import (
 )
 
 log = logging.getLogger(__name__)
+THINKING = "gm.thinking"  # interaction.extras key: a "thinking" defer not answered yet ("public"/"ephemeral")
+ACK = "gm.ack"  # interaction.extras key: the _Ack guarding a click's answer
+# A click is answered by editing its message in the interaction response itself (one request) when the work
+# is done this soon after the click arrived; otherwise it is deferred first (Discord allows 3 s) and edited
+# afterwards (two requests).
+ACK_WITHIN = 1.5
+
+
+class _Ack:
+    """Defers a click that is not answered within ACK_WITHIN seconds. Answers take the lock, so an answer and
+    the late defer never race: whoever comes second sees the response done."""
+
+    def __init__(self, interaction: discord.Interaction, within: float = ACK_WITHIN) -> None:
+        self.interaction = interaction
+        self.lock = asyncio.Lock()
+        self.task = asyncio.create_task(self._defer_later(within))
+
+    async def _defer_later(self, within: float) -> None:
+        await asyncio.sleep(within)
+        async with self.lock:
+            if not self.interaction.response.is_done():
+                try:
+                    await self.interaction.response.defer()
+                except discord.HTTPException:
+                    log.warning("could not acknowledge interaction %s", self.interaction.id)
+
+    def stop(self) -> None:
+        self.task.cancel()
+
+
+def _ack_lock(interaction: discord.Interaction) -> Any:
+    ack = interaction.extras.get(ACK)
+    if ack is None:
+        return contextlib.nullcontext()
+    ack.stop()
+    return ack.lock
 
 STALE_TEXT = ("This prompt is from an earlier step of the game and has closed. Your current prompt is in your "
               "latest message (or press **My screen**).")
@@ -121,14 +157,47 @@ class TableCog(commands.Cog, name="Table"):
         return self.games[kind]
 
     async def _reply(self, interaction: discord.Interaction, text: str) -> None:
-        """A short private message to whoever clicked, whatever the interaction's state."""
+        """A short private message to whoever clicked, whatever the interaction's state. After a "thinking"
+        defer the answer replaces the thinking message; a public one is removed first, so that an error is
+        never shown to the channel."""
+        async with _ack_lock(interaction):
+            await self._reply_now(interaction, text)
+
+    async def _reply_now(self, interaction: discord.Interaction, text: str) -> None:
         try:
+            thinking = interaction.extras.get(THINKING)
+            if thinking is not None:
+                del interaction.extras[THINKING]
+                if thinking == "ephemeral":
+                    await interaction.edit_original_response(content=here(text), embed=None, attachments=[], view=None)
+                    return
+                await interaction.delete_original_response()
             if interaction.response.is_done():
                 await interaction.followup.send(here(text), ephemeral=True)
             else:
                 await interaction.response.send_message(here(text), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not reply to interaction %s", interaction.id)
+
+    @staticmethod
+    async def _think(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+        """Defer with a "thinking" message; the answer comes with `_answer` (or an error with `_reply`)."""
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        interaction.extras[THINKING] = "ephemeral" if ephemeral else "public"
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+        """The answer to a deferred command: the first replaces the thinking message (edit_original_response;
+        a follow-up doing that is deprecated), later ones are follow-ups."""
+        file = kwargs.pop("file", None)
+        ephemeral = bool(kwargs.pop("ephemeral", False))  # a thinking message's own flag decides the first
+        if interaction.extras.pop(THINKING, None) is not None:
+            if file is not None:
+                kwargs["attachments"] = [file]
+            return await interaction.edit_original_response(**kwargs)
+        if file is not None:
+            kwargs["file"] = file
+        return await interaction.followup.send(wait=True, ephemeral=ephemeral, **kwargs)  # type: ignore[return-value]
 
     def _tracking(self, interaction: discord.Interaction) -> Any:
         track = getattr(self.bot, "handling_interaction", None)
@@ -178,6 +247,9 @@ class TableCog(commands.Cog, name="Table"):
         finally:
             if handling is not None and task is not None:
                 handling.discard(task)
+            ack = interaction.extras.get(ACK)
+            if ack is not None and interaction.response.is_done():
+                ack.stop()
 
     def _limit(self, interaction: discord.Interaction | None) -> int:
         size = getattr(interaction, "attachment_size_limit", None) if interaction is not None else None
@@ -293,7 +365,11 @@ class TableCog(commands.Cog, name="Table"):
     def _group(self, game: _Game) -> app_commands.Group:
         p = game.presenter
         description = getattr(p, "description", "") or game.type.description or f"Play {game.title}"
-        group = app_commands.Group(name=game.command, description=description[:100])
+        # Installed to servers only (not to users' accounts); usable in its servers and in DMs with the bot,
+        # where commands reach the player's own game.
+        group = app_commands.Group(name=game.command, description=description[:100],
+                                   allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+                                   allowed_installs=app_commands.AppInstallationType(guild=True))
         cmd: Callable[..., app_commands.Command] = app_commands.Command
         group.add_command(cmd(name="new", description=f"Open a {game.title} lobby in this channel",
                               callback=self._new_callback(game)))
@@ -523,9 +599,9 @@ class TableCog(commands.Cog, name="Table"):
                                                options={**options, "seats": seats}, **kwargs)
         for _ in range(ai):
             info = await self.service.add_ai(info.id, interaction.user.id, level=ai_level)
-        await interaction.response.defer()
+        await self._think(interaction)
         info = await self._probe_dm(info.id, interaction.user.id, game)
-        msg = await interaction.followup.send(**await self._lobby_message(info), wait=True)
+        msg = await self._answer(interaction, **await self._lobby_message(info))
         await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
 
     # ---------------------------------------------------------------- lobby
@@ -566,7 +642,8 @@ class TableCog(commands.Cog, name="Table"):
         """Tell a joining player where decisions will arrive; remember if their DMs are closed."""
         what = "secret choices" if game.type.hidden_information else "decisions"
         ok = await self.announcer.dm(user_id, content=f"You joined {game.title} game #{game_id}. Your {what} will arrive here.")
-        await self.service.set_dm_status(user_id, "open" if ok else "closed")
+        if ok:  # closed DMs are remembered by the announcer; other failures (transient) change nothing
+            await self.service.set_dm_status(user_id, "open")
         return await self.service.game(game_id)
 
     async def on_table_control(self, interaction: discord.Interaction, custom_id: str,
@@ -681,8 +758,8 @@ class TableCog(commands.Cog, name="Table"):
             return
         is_form = control.op.startswith(self.form_ops) if self.form_ops else False
         if not is_form:
-            # Acknowledge at once (Discord allows 3 s); the answer follows as an edit or a private note.
-            await interaction.response.defer()
+            # The answer edits the prompt in the response itself, or follows a defer if the work is slow.
+            interaction.extras[ACK] = _Ack(interaction)
         try:
             click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
         except NotInGame:
@@ -764,15 +841,14 @@ class TableCog(commands.Cog, name="Table"):
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
             await self._edit_original(interaction, presenter, MessageSpec(
                 title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
-                                           "a new message."))
+                                           "a new message."), keep_screen=False)
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
-        await self._reply(interaction, text)
-        if interaction.message is not None and not interaction.message.flags.ephemeral:
-            try:
-                await interaction.message.edit(view=None)
-            except discord.HTTPException:
-                pass
+        """A click on a prompt that has closed: the prompt itself says so and loses its controls."""
+        if interaction.message is None or interaction.message.flags.ephemeral:
+            await self._reply(interaction, text)
+            return
+        await self._respond_edit(interaction, content=text, view=None)
 
     async def on_form(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
@@ -784,7 +860,7 @@ class TableCog(commands.Cog, name="Table"):
         if control is None or control.seat is None:
             await self._reply(interaction, checks.BAD_FORM)
             return
-        await interaction.response.defer()  # Discord allows 3 s; the answer follows as an edit or a note
+        interaction.extras[ACK] = _Ack(interaction)  # the answer edits the prompt, deferred only if slow
         try:
             click = await self.service.click_context(control.game, interaction.user.id, control.seat, control.key)
         except NotInGame:
@@ -815,7 +891,10 @@ class TableCog(commands.Cog, name="Table"):
         spec.description = f"{note}\n{spec.description or ''}"
         await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx, draft))
 
-    async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec) -> None:
+    async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec, *,
+                             keep_screen: bool = True) -> None:
+        """The clicked prompt, re-rendered. The player's screen under it (a second embed, see the announcer's
+        prompts) does not change within a decision: it is kept, with its picture, without uploading it again."""
         kept = None
         if spec.image is not None and spec.image.stable and interaction.message is not None:
             # The same picture is already on the message (it does not change within a decision): the edit keeps
@@ -830,12 +909,30 @@ class TableCog(commands.Cog, name="Table"):
             kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
-        try:
-            # A time limit like every request of an announcement: a hung edit must not keep this handler (and
-            # with it the bot's shutdown and the tests' settle) waiting.
-            await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
-        except (discord.HTTPException, TimeoutError):
-            log.warning("could not update the prompt for interaction %s", interaction.id)
+        message = interaction.message
+        if keep_screen and embed is not None and message is not None and len(message.embeds) > 1:
+            screen = message.embeds[1].copy()
+            picture = shown_picture(message, index=1)
+            if picture is not None:
+                screen.set_image(url=f"attachment://{picture.filename}")
+                kwargs["attachments"].append(picture)
+            elif screen.image:
+                screen.set_image(url=None)
+            kwargs["embeds"] = [kwargs.pop("embed"), screen]
+        await self._respond_edit(interaction, **kwargs)
+
+    async def _respond_edit(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+        """Edit the clicked message: in the interaction response (one request) unless it was deferred."""
+        async with _ack_lock(interaction):
+            try:
+                # A time limit like every request of an announcement: a hung edit must not keep this handler
+                # (and with it the bot's shutdown and the tests' settle) waiting.
+                if interaction.response.is_done():
+                    await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
+                else:
+                    await asyncio.wait_for(interaction.response.edit_message(**kwargs), REPLY_TIMEOUT)
+            except (discord.HTTPException, TimeoutError):
+                log.warning("could not update the prompt for interaction %s", interaction.id)
 
     # ---------------------------------------------------------------- screens and commands
 
@@ -848,22 +945,22 @@ class TableCog(commands.Cog, name="Table"):
             except NotInGame:
                 await self._reply(interaction, "You have no seat in this game; you can watch the table above.")
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self._think(interaction, ephemeral=True)
             ctx, draft = _seat_ctx(click)
             presenter = self.game_of(ctx.kind).presenter
             limit = self._limit(interaction)
             screen = presenter.my_screen(ctx.game_id, ctx.view, ctx.seat, ctx.names)
             sent = False
             if screen is not None:
-                await interaction.followup.send(ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
+                await self._answer(interaction, ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
                 spec = _with_move_line(lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe),
                                        presenter, ctx, draft)
-                await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
+                await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
-                await interaction.followup.send(here("Nothing to decide right now."), ephemeral=True)
+                await self._answer(interaction, content=here("Nothing to decide right now."), ephemeral=True)
 
         await self._safe(interaction, run())
 
@@ -882,14 +979,14 @@ class TableCog(commands.Cog, name="Table"):
         if info.status == "lobby":
             await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
+        await self._think(interaction)
         state = await self.service.table_state(info.id)
         names = names_map(state.seats)
         ctx = TableCtx(info.id, game.type, state.public_view or {}, names,
                        [Waiting(s, names.get(s, str(s)), p.deadline, p.waiting) for s, p in sorted(state.pending.items())],
                        state.status)
         spec = game.presenter.table(ctx, with_image=True)
-        await interaction.followup.send(**await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
+        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
     async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None,
                     game_id: int | None = None) -> None:
@@ -898,14 +995,14 @@ class TableCog(commands.Cog, name="Table"):
         seat = next((s.seat for s in info.seats if s.user_id == target.id), None)
         if seat is None:
             raise ServiceError(f"{target.display_name} has no seat in this game.")
-        await interaction.response.defer(thinking=True)
+        await self._think(interaction)
         view = await self.service.view_seat(info.id, None)
         name = names_map(info.seats).get(seat, target.display_name)
         spec = game.presenter.board(view, seat, name)
         if spec is None:
-            await interaction.followup.send(here("There is no board to show in this game."))
+            await self._answer(interaction, content=here("There is no board to show in this game."))
             return
-        await interaction.followup.send(**await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
+        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
     async def _history(self, interaction: discord.Interaction, game: _Game) -> None:
         if interaction.guild_id is None:
@@ -920,10 +1017,10 @@ class TableCog(commands.Cog, name="Table"):
     async def _stats(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
         if interaction.guild_id is None:
             raise ServiceError(IN_A_SERVER)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._think(interaction, ephemeral=True)
         table = stats_table(await self._results(game, interaction.guild_id))
-        await interaction.followup.send(stats_text(game.title, table, player.id if player else None,
-                                                   player.display_name if player else None), ephemeral=True)
+        await self._answer(interaction, content=here(stats_text(game.title, table, player.id if player else None,
+                                                                player.display_name if player else None)))
 
     async def _results(self, game: _Game, guild_id: int) -> list[tuple[GameInfo, list[dict]]]:
         done = (await self.service.finished_games(game.name, guild_id))[:STATS_GAMES]
@@ -958,8 +1055,8 @@ class TableCog(commands.Cog, name="Table"):
         if spec is None:
             near = [label for _, label in p.card_matches(query, 8)]
             raise ServiceError(no_card_text(query, near))
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
+        await self._think(interaction, ephemeral=True)
+        await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
 
     async def _log(self, interaction: discord.Interaction, game: _Game, count: int, game_id: int | None = None) -> None:
         info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)

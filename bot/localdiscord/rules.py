@@ -42,6 +42,7 @@ EMBED_AUTHOR_MAX = 256
 EMBED_URL_MAX = 2048
 EMBEDS_TOTAL_MAX = 6000
 FILES_MAX = 10
+ATTACHMENT_DESCRIPTION_MAX = 1024
 ACTION_ROWS_MAX = 5
 ROW_COMPONENTS_MAX = 5
 CUSTOM_ID_MAX = 100
@@ -131,6 +132,9 @@ def check_limits(errors: FormErrors, body: dict[str, Any], files: dict[int, Any]
     if len(files) > FILES_MAX:
         errors.add(("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {FILES_MAX} or fewer in length.")
     _count(errors, ("attachments",), body.get("attachments"), FILES_MAX)
+    for i, att in enumerate(body.get("attachments") or []):
+        if isinstance(att, dict):  # the alt text
+            _length(errors, ("attachments", i, "description"), att.get("description"), ATTACHMENT_DESCRIPTION_MAX)
 
 
 def _check_embed(errors: FormErrors, path: Path, embed: dict[str, Any]) -> int:

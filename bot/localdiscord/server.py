@@ -777,9 +777,13 @@ class FakeDiscord:
         if channel.guild_id is not None:
             pools.append(self.guild_commands.get(channel.guild_id, []))
         pools.append(self.global_commands)
+        # Interaction context types (Discord): 0 guild, 1 the bot's DM, 2 group DMs and other users' DMs.
+        context = 0 if channel.guild_id is not None else 1
         for pool in pools:
             for cmd in pool:
                 if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    if cmd.get("contexts") is not None and context not in cmd["contexts"]:
+                        raise LookupError(f"/{name} is not offered in this kind of channel (contexts {cmd['contexts']})")
                     return cmd
         raise LookupError(f"/{name} is not a synced command here (did the bot sync its command tree?)")
 
@@ -1212,6 +1216,10 @@ class FakeDiscord:
             except ApiError as err:
                 response = json_response(err.body(), status=err.status, headers=err.headers)
             except web.HTTPException:
+                raise
+            except ConnectionResetError:
+                # The client hung up before its body arrived (it gave up on a slow request): nothing to answer.
+                record.status = 499
                 raise
             except Exception as exc:  # a bug in the fake: report it, do not hide it
                 log.exception("fake Discord handler failed")
@@ -1712,7 +1720,7 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         self._validate_message_body(body, files, creating=True, where="POST /webhooks/… (follow-up)")
         original = self.messages.get(rec.original_id) if rec.original_id else None
-        if original is not None and original.loading:
+        if original is not None and original.loading and not original.deleted:
             # On Discord the first follow-up after a "thinking" defer replaces the loading message (and
             # ignores its ephemeral flag); deprecated: edit_original_response is the supported way.
             self.warnings.append("the first follow-up after a deferred reply replaced the thinking message "
@@ -1765,6 +1773,10 @@ class FakeDiscord:
             seen.add((name, ctype))
             if ctype == 1 and not re.fullmatch(r"[-_\w]{1,32}", name):
                 raise ApiError(400, 50035, f"Invalid Form Body: bad command name {name!r}")
+            for key, allowed in (("contexts", {0, 1, 2}), ("integration_types", {0, 1})):
+                value = cmd.get(key)
+                if value is not None and (not isinstance(value, list) or not set(value) <= allowed or not value):
+                    raise ApiError(400, 50035, f"Invalid Form Body: {key} must be a non-empty list of {sorted(allowed)}")
             # Discord keeps a command's id across re-syncs when its name and type stay the same.
             cid = self._command_ids.setdefault((gid, name, ctype), self.snowflake())
             entry = {"description": "", "options": [], "default_member_permissions": None, "nsfw": False,

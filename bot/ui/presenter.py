@@ -100,7 +100,10 @@ class SeatCtx:
         return Button(cut(label, 80), self.control_id(op), style, disabled)
 
     def select(self, op: str, placeholder: str, options: list[Option], lo: int = 1, hi: int = 1) -> Select:
-        options = options[:MAX_OPTIONS]
+        # Discord refuses a menu whose option values repeat (the whole message would fail to show): the first
+        # of each value stays (a place reached two ways is one choice).
+        seen: set[str] = set()
+        options = [o for o in options if not (o.value in seen or seen.add(o.value))][:MAX_OPTIONS]
         return Select(self.control_id(op), cut(placeholder, 150), options, lo, max(lo, min(hi, len(options))))
 
     def form_id(self, op: str) -> str:

@@ -49,6 +49,7 @@ class Image:
     filename: str
     render: Callable[[], bytes]
     stable: bool = False
+    alt: str = ""  # alt text (the attachment's description); empty: the message's title stands in
 
 
 @dataclass

@@ -9,8 +9,8 @@ Rules:
   longer pending is closed;
 * a human seat that must decide and has no open prompt for its current key gets one. Sealed games prompt
   every waiting seat; sequential games only the seat whose turn it is (the first waiting seat);
-* a private screen message is kept per human seat only when the game has hidden information; it is
-  edited when its fingerprint changes (sent when there is none yet; not for closed DMs);
+* a private screen is kept per human seat only when the game has hidden information; when its fingerprint
+  changes it is listed, and the announcer shows it with the seat's next prompt (not for closed DMs);
 * the table message is edited in place while its table key stays the same, otherwise the old ones lose
   their buttons and a new one (with the picture) is posted.
 """

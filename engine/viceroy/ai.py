@@ -108,9 +108,16 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
     return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
 
 
-def _law_plan(state: dict, seat: int, number: int, rng: random.Random) -> dict | None:
+def _law_plan(state: dict, seat: int, number: int, rng: random.Random, places: dict | None = None) -> dict | None:
+    """A plan for a law in hand; ``places`` keeps the open places for laws between the laws of one hand
+    (they are the same for every law that takes an open place on any level)."""
     player = state["players"][seat]
-    where = M.law_targets(state, seat, number)
+    if number in (65, 66) or places is None or number in C.PLACED_ON:
+        where = M.law_targets(state, seat, number)
+    else:
+        where = places.get("law")
+        if where is None:
+            where = places["law"] = M.law_targets(state, seat, number)
     plan: dict = {"type": "play", "card": number, "reward": {}}
     if "targets" in where:
         if not where["targets"]:
@@ -167,16 +174,24 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
     # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
     best: tuple | None = None
     best_score = 0.0
+    laws = C.LAW_SET
+    # The open places for characters: the same for every character placed on any level (a card placed on
+    # one level only has its own).
+    places_by: dict[int | None, list[tuple[str, int]]] = {}
+    law_places: dict = {}
     for number in player["hand"]:
-        if C.is_law(number):
-            plan = _law_plan(state, seat, number, rng)
+        if number in laws:
+            plan = _law_plan(state, seat, number, rng, law_places)
             if plan is not None:
                 score = 2.0 + rng.random()
                 if best is None or score > best_score:
                     best, best_score = (plan,), score
             continue
-        for slot in P.legal_slots(pyramid, number):
-            level = P.parse_slot(slot)[0]
+        placed = C.PLACED_ON.get(number)
+        places = places_by.get(placed)
+        if places is None:
+            places = places_by[placed] = [(slot, P.parse_slot(slot)[0]) for slot in P.legal_slots(pyramid, number)]
+        for slot, level in places:
             if base_pay:
                 left = C.COST[number][level]  # shared table: copied below only when it changes
                 used = []
@@ -246,8 +261,10 @@ def _next_seat(state: dict) -> int | None:
         return decision["seat"]
     if state["phase"] in ("setup", "auction", "development"):
         choices = state["choices"]
-        waiting = [seat for seat in state["active"] if str(seat) not in choices]
-        return min(waiting) if waiting else None
+        for seat in sorted(state["active"]):
+            if str(seat) not in choices:
+                return seat
+        return None
     prompts = pending(state)
     waiting = [s for s, p in prompts.items() if not p.get("submitted")]
     return min(waiting) if waiting else None

@@ -192,8 +192,9 @@ def validate(state: dict, seat: int, action: dict) -> dict:
 
 def pass_gems(state: dict, seat: int) -> int:
     """Gems a pass gives: 3, plus 1 per science token (in the pyramid, or in a zone that counts like it)."""
-    zones = zone_tokens(state, seat)
-    extra = sum(1 for t in zones if t["type"] == "science") if zones else 0
+    extra = 0
+    if rules_for(state).token_zones:
+        extra = sum(1 for t in zone_tokens(state, seat) if t["type"] == "science")
     return PASS_GEMS + science_count(state["players"][seat]) + extra
 
 
@@ -321,11 +322,15 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     takes: list[dict] = []
     winners: set[int] = set()
     bids: list[tuple[int, str]] = []
+    by_colour: dict[str, list[int]] = {}  # the bidders per colour, in seat order, in one pass
+    for s, c in choices.items():
+        if c["type"] == "bid":
+            by_colour.setdefault(c["color"], []).append(s)
     for colour in COLORS:
-        bidders = [s for s, c in choices.items() if c["type"] == "bid" and c["color"] == colour]
-        vbids = [v for v in virtual if v == colour]
+        bidders = by_colour.get(colour, [])
+        vcount = virtual.count(colour) if virtual else 0
         bids.extend((s, colour) for s in bidders)
-        if not bidders and not vbids:
+        if not bidders and not vcount:
             continue
         there = cards_at(state, colour)
         if not there:
@@ -334,7 +339,7 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
             continue
         if solo:
             continue  # settled below
-        won = _settle_colour(state, colour, bidders, choices, len(vbids), events)
+        won = _settle_colour(state, colour, bidders, choices, vcount, events)
         for seat, card in won:
             winners.add(seat)
             takes.append(take_card(seat, card, choices[seat].get("archive"), "auction"))

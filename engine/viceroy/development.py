@@ -152,7 +152,7 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
     if kind == "discard":
         return True
     sources = rules_for(state).payment_sources
-    if C.is_law(number) or len(sources) != 1 or sources[0] is not INFINITE:
+    if number in C.LAW_SET or len(sources) != 1 or sources[0] is not INFINITE:
         return None
     if plan["slot"] not in P.legal_slots(player["pyramid"], number):
         return False

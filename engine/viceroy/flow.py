@@ -14,7 +14,7 @@ from . import base  # noqa: F401  (installs the base game's ruleset)
 from .errors import IllegalAction
 from .prompts import pending
 from .rules import DONE, next_phase, rules_for
-from .state import ev, p
+from .state import p
 
 
 def apply_action(state: dict, seat: int, action: dict) -> list[dict]:
@@ -51,11 +51,16 @@ def apply_action(state: dict, seat: int, action: dict) -> list[dict]:
         raise IllegalAction(phase.inactive, "not_active")
     choice = phase.validate(state, seat, action)
     choices = state["choices"]
-    amended = str(seat) in choices
-    choices[str(seat)] = choice
-    ev(events, seat, "choice_recorded", "Your choice is recorded" + (" (changed)" if amended else "") + ".", choice=choice)
-    waiting = [s for s in state["active"] if str(s) not in choices]
-    ev(events, "all", "chosen", f"{p(seat)} has chosen.", seat=seat, waiting=waiting)
+    key = _KEYS[seat] if seat < len(_KEYS) else str(seat)
+    amended = key in choices
+    choices[key] = choice
+    # The two events of every sealed choice, built directly (as ``ev`` builds them): this runs for every action.
+    events.append({"type": "choice_recorded", "to": seat,
+                   "text": "Your choice is recorded (changed)." if amended else "Your choice is recorded.",
+                   "choice": choice})
+    waiting = [s for s in state["active"] if (_KEYS[s] if s < len(_KEYS) else str(s)) not in choices]
+    events.append({"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < len(_CHOSEN) else f"{p(seat)} has chosen.",
+                   "seat": seat, "waiting": waiting})
     if not waiting:
         state["choices"] = {}
         phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
@@ -63,8 +68,13 @@ def apply_action(state: dict, seat: int, action: dict) -> list[dict]:
     return _record(state, events)
 
 
+# Seat keys of ``state["choices"]`` (JSON object keys are strings) and the "has chosen" texts, made once.
+_KEYS = tuple(str(seat) for seat in range(8))
+_CHOSEN = tuple(f"{p(seat)} has chosen." for seat in range(8))
+
+
 def _record(state: dict, events: list[dict]) -> list[dict]:
-    state["log"].extend(e for e in events if e["to"] == "all")
+    state["log"].extend([e for e in events if e["to"] == "all"])
     return events
 
 

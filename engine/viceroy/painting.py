@@ -85,18 +85,21 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
         if circle["single"]:
             current = circle_value(level, circle["color"], bonus) + heraldry
         colors = circle["colors"]
-        painted = [
+        if NONE in colors:
+            continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
+        painted = {
             color
             for (slot, section), color in zip(circle["sections"], colors, strict=True)
             if section in (cards[slot].get("paint") or {})
-        ]
-        if NONE in colors:
-            continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
+        }
+        if len(painted) > 1:
+            continue  # a painted section cannot be painted again: no colour fits them all
+        multi = colors.count(ANY)
         options = []
         for k, color in enumerate(COLORS):
-            if painted and any(p != color for p in painted):
+            if painted and color not in painted:
                 continue  # a painted section cannot be painted again
-            need = 4 - colors.count(color) - colors.count(ANY)  # a multicoloured section needs no paint
+            need = 4 - colors.count(color) - multi  # a multicoloured section needs no paint
             gain = level + bonus.get(color, 0) + heraldry - current
             if need and gain > 0 and need <= have[k]:
                 options.append((k, need, gain))
@@ -155,9 +158,11 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
                         move = (others, need, g)
                 rest.append(move)
             keep = lam[k]
+            b0, b1, b2, b3 = budget
             for c in candidates:
                 lam[k] = c
-                value = sum(lam[j] * budget[j] for j in range(4))
+                # The same sum as sum(lam[j] * budget[j] for j in range(4)), in the same order.
+                value = lam[0] * b0 + lam[1] * b1 + lam[2] * b2 + lam[3] * b3
                 for others, need, g in rest:
                     if need:
                         v = g - c * need

@@ -16,9 +16,11 @@ def infinite_gems(player: dict) -> list[str]:
     """Every infinite gem in the pyramid as "slot/colour" (repeated when a card carries several)."""
     out = []
     for slot, e in player["pyramid"]["cards"].items():
-        for t in e["tokens"]:
-            if t["type"] == "infinite_gem":
-                out.append(f"{slot}/{t['color']}")
+        tokens = e["tokens"]
+        if tokens:  # most cards carry no token: skip them without starting a loop
+            for t in tokens:
+                if t["type"] == "infinite_gem":
+                    out.append(slot + "/" + t["color"])
     return out
 
 
@@ -80,6 +82,9 @@ def validate_payment(state: dict, player: dict, number: int, level: int, action:
     given = dict(pay)
     for source in rules_for(state).payment_sources:
         value = action.get(source.key)
+        if not value and source is INFINITE:
+            out["infinite"] = []  # no infinite gem used: nothing to check, nothing to reduce
+            continue
         reduce, out[source.key] = source.check(state, player, value)
         for c in COLORS:
             given[c] += reduce[c]

@@ -113,8 +113,9 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     placed = PLACED_ON.get(card_number)
     if not cards:
         return ["1:0"] if placed is None else []
-    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot).
-    key = (card_number in LAW_SET, placed, *cards)
+    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; a set,
+    # not the order the cards were placed in, so that the same shape built in another order is found too).
+    key = (card_number in LAW_SET, placed, frozenset(cards))
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))
@@ -199,13 +200,20 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
     lr_entry = cards.get(lr)
     if ll_entry is None or lr_entry is None:
         return None
-    colors = [
-        section_color(ll_entry, "top_right"),
-        section_color(lr_entry, "top_left"),
-        section_color(upper, "bottom_left"),
-        section_color(upper, "bottom_right"),
-    ]
-    first = colors[0]
+    # The four sections' colours, as section_color gives them (written out: every circle of every score).
+    paint = ll_entry.get("paint")
+    c0 = paint["top_right"] if paint and "top_right" in paint else SECTION_COLORS[ll_entry["card"]]["top_right"]
+    paint = lr_entry.get("paint")
+    c1 = paint["top_left"] if paint and "top_left" in paint else SECTION_COLORS[lr_entry["card"]]["top_left"]
+    paint = upper.get("paint")
+    printed = SECTION_COLORS[upper["card"]]
+    if paint:
+        c2 = paint["bottom_left"] if "bottom_left" in paint else printed["bottom_left"]
+        c3 = paint["bottom_right"] if "bottom_right" in paint else printed["bottom_right"]
+    else:
+        c2, c3 = printed["bottom_left"], printed["bottom_right"]
+    colors = [c0, c1, c2, c3]
+    first = c0
     single = colors[1] == first and colors[2] == first and colors[3] == first
     color = first if single else None
     if not single and ANY in colors:

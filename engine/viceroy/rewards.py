@@ -125,8 +125,13 @@ def reward_choice(state: dict, number: int, level: int, items: list[dict] | None
     """A simple complete set of reward choices: gems spread over the colours, cards from the small deck."""
     if items is None:
         items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
-    gems = sum(i["amount"] for i in items if i["type"] == "gems")
-    draws = sum(i["amount"] for i in items if i["type"] == "cards")
+    gems = draws = 0
+    for i in items:
+        kind = i["type"]
+        if kind == "gems":
+            gems += i["amount"]
+        elif kind == "cards":
+            draws += i["amount"]
     out: dict = {"level5": "rows"} if level == 5 else {}
     if gems:
         out["gems"] = balanced_gems(state["reserve"], gems)
@@ -148,7 +153,9 @@ def step_gain_gems(state: dict, step: dict, events: list) -> bool:
     choice = (answer.get("gems") if answer else None) or step.get("choice")
     if count == in_reserve:
         choice = dict(reserve)  # the reserve holds no more than is due: take all of it
-    if choice is None or gem_total(choice) != count or any(choice[c] > reserve[c] for c in COLORS):
+    if choice is None or gem_total(choice) != count or (
+            choice["red"] > reserve["red"] or choice["green"] > reserve["green"] or choice["blue"] > reserve["blue"]
+            or choice["yellow"] > reserve["yellow"]):
         text = f"Choose {count} gems from the reserve ({step['why']})."
         return ask(state, seat, "gems", text, count=count, reserve=dict(reserve), why=step["why"])
     gems = state["players"][seat]["gems"]

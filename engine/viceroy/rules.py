@@ -252,7 +252,8 @@ def rules_for(state: dict) -> Ruleset:
         upgrade(state)
     if not names:
         return _BASE  # type: ignore[return-value]
-    return build(tuple(names))
+    rules = _CACHE.get(names if type(names) is tuple else tuple(names))
+    return rules if rules is not None else build(tuple(names))
 
 
 def upgrade(state: dict) -> None:

@@ -192,13 +192,17 @@ def opponents_attacks(state: dict, seat: int) -> int:
     return sum(unused_attacks(p) for i, p in enumerate(state["players"]) if i != seat)
 
 
-def score_player(state: dict, seat: int) -> dict:
-    """``{"total", "breakdown": {category: points}, "details": {...}}`` for one seat (the game's scorers)."""
+def score_player(state: dict, seat: int, attacks: int | None = None) -> dict:
+    """``{"total", "breakdown": {category: points}, "details": {...}}`` for one seat (the game's scorers).
+
+    ``attacks``: the opponents' unused attacks when the caller has counted them already."""
     pyramid = state["players"][seat].get("pyramid") or {"cards": {}}
+    if attacks is None:
+        attacks = opponents_attacks(state, seat)
     if "options" not in state or not state["options"].get("modules"):
-        return score_pyramid(pyramid, opponents_attacks(state, seat))
+        return score_pyramid(pyramid, attacks)
     rules = rules_for(state)
-    ctx = ScoreContext(pyramid, opponents_attacks(state, seat), state, seat, rules.law_points(),
+    ctx = ScoreContext(pyramid, attacks, state, seat, rules.law_points(),
                        zone_tokens(state, seat))
     return _score(ctx, rules.scorers)
 
@@ -209,10 +213,14 @@ def final_scores(state: dict) -> list[dict]:
     Ruling: equal top totals share the victory (every seat on the top total is a winner).
     """
     rows = []
+    # Each seat's unused attacks, counted once (every opponent's score needs them).
+    held = [unused_attacks(player) for player in state["players"]]
+    solo = is_solo(state)
+    total = sum(held)
     for seat, player in enumerate(state["players"]):
         if not isinstance(player.get("pyramid"), dict):
             continue
-        result = score_player(state, seat)
+        result = score_player(state, seat, 0 if solo else total - held[seat])
         rows.append(
             {"seat": seat, "total": result["total"], "breakdown": result["breakdown"], "winner": False}
         )

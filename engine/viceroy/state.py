@@ -186,7 +186,7 @@ def ext(state: dict, name: str) -> dict:
 def balanced_gems(reserve: dict[str, int], count: int, prefer: list[str] | None = None) -> dict[str, int]:
     """``count`` gems from the reserve, spread over the colours (preferred colours first)."""
     take = zero()
-    order = list(prefer or []) + [c for c in COLORS if c not in (prefer or [])]
+    order = COLORS if not prefer else list(prefer) + [c for c in COLORS if c not in prefer]
     left = dict(reserve)
     need = min(count, sum(left.values()))
     while need > 0:

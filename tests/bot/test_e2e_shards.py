@@ -172,12 +172,15 @@ class Player:
             takes = [c for c in msg.buttons() if c.get("custom_id", "").split(":")[-1].startswith("take")]
             button = self.rng.choice(takes)
             try:
-                rec = await self.user.click(msg, custom_id=button["custom_id"], timeout=10)
-            except (WaitTimeout, TimeoutError):
-                continue  # nobody answered (the process is down): the prompt is still there, try again
+                rec = await self.user.click(msg, custom_id=button["custom_id"], wait=False)
             except LookupError:
                 continue  # the prompt lost its buttons meanwhile
+            # Recorded before any answer: a process may store the move and die before it answers.
             self.clicks.append(Click(self.user, self.game, key, rec))
+            try:
+                await rec.wait_response(10)
+            except (WaitTimeout, TimeoutError):
+                continue  # nobody answered (the process is down): the prompt is still there, try again
             with contextlib.suppress(TimeoutError):
                 await self.world.wait_for(lambda rec=rec: "Done" in _title(rec.original) or rec.followup_ids or over.is_set(),
                                           timeout=15, what="the bot's answer")

@@ -139,7 +139,9 @@ async def test_forged_prompt_interactions_change_nothing_and_answer_clearly(fake
                 rec = await user.click(msg, custom_id=custom_id)
             await table.settle()
             answers = [m.content for m in user.ephemerals() if m.interaction_id == rec.id] + \
-                      ([rec.reply.content] if rec.reply is not None else [])
+                      ([rec.reply.content] if rec.reply is not None else []) + \
+                      ([rec.original.content] if rec.response_type == 7 and rec.original is not None else [])
+            answers = [a for a in answers if a]
             assert answers, f"no answer to {custom_id!r} {values[:1]!r}"
             assert not any(FAILED in a for a in answers), (custom_id, values, answers)
             assert await version_and_log(table, game_id) == before, (custom_id, values)

@@ -83,11 +83,13 @@ async def test_a_hung_answer_to_a_click_gives_up_within_its_time_limit(fake_disc
     world = fake_discord
     table, _, _, bo = await _one_has_chosen(world, tmp_path)
     # The answers to clicks never come (the held requests are dropped with the fake at the end).
+    # A click is answered in its interaction response (or, when slow, by an edit after a defer).
     world.hold("PATCH", "/webhooks/*/messages/@original", times=50)
+    world.hold("POST", "/interactions/*/callback", times=50)
     try:
         step = asyncio.create_task(bo.step())
-        await world.wait_for(lambda: any(r.method == "PATCH" and r.status == 0 for r in world.requests), timeout=30,
-                             what="an answer to be held")
+        await world.wait_for(lambda: any(r.method in ("PATCH", "POST") and r.status == 0 for r in world.requests),
+                             timeout=30, what="an answer to be held")
         await world.wait_for(lambda: not table.bot.in_hand, timeout=30, what="the click handlers to give up")
         step.cancel()
     finally:

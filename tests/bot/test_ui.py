@@ -197,3 +197,13 @@ def test_default_lobby_lines_and_score_sheet_come_from_the_contract():
     (sheet,) = Plain().final(5, outcome, {}, {0: "Ann", 1: "Bo"})
     assert sheet.title == "Plain game #5: final scores"
     assert sheet.description.splitlines() == ["**Bo**: 12 🏆 (Gold 12)", "**Ann**: 10 (Gold 10)"]
+
+
+def test_a_menu_never_repeats_an_option_value():
+    from bot.ui.presenter import SeatCtx
+    from bot.ui.spec import Option
+
+    ctx = SeatCtx.__new__(SeatCtx)
+    ctx.control_id = lambda op: f"p:1:0:k:{op}"  # type: ignore[method-assign]
+    menu = ctx.select("slot", "Where", [Option("A", "1:0"), Option("A again", "1:0"), Option("B", "1:1")])
+    assert [o.value for o in menu.options] == ["1:0", "1:1"] and menu.options[0].label == "A"

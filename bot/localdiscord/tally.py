@@ -1,0 +1,108 @@
+"""Counting what a game cost its players on the fake Discord, per turn: taps, new DMs (and how many of them
+notified), channel posts, bytes uploaded. Used by the message-budget test and benchmarks/bench_messages.py.
+
+A message or tap belongs to the turn of the newest table message (an embed titled "... turn N ...") posted
+before it: snowflakes grow with time, so ids order messages and interactions alike.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .model import FakeChannel, FakeMessage
+from .users import FakeUser
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+MESSAGE_FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+TURN = re.compile(r"\bturn (\d+)\b", re.IGNORECASE)
+TAP_TYPES = (3, 5)  # a component (button, menu) or a modal submitted
+
+
+@dataclass
+class Tally:
+    turns: list[int]
+    taps: Counter[tuple[int, int]] = field(default_factory=Counter)  # (user id, turn) -> taps
+    dms: Counter[tuple[int, int]] = field(default_factory=Counter)  # (user id, turn) -> new DMs from the bot
+    notifying_dms: Counter[tuple[int, int]] = field(default_factory=Counter)  # ... of them without "silent"
+    posts: Counter[int] = field(default_factory=Counter)  # turn -> new channel messages from the bot
+    uploaded: int = 0  # bytes of every file the bot uploaded
+
+    def per_player_turn(self, counter: Counter[tuple[int, int]], users: list[FakeUser]) -> list[int]:
+        return [counter[(u.id, t)] for u in users for t in self.turns]
+
+    def median_taps(self, users: list[FakeUser]) -> float:
+        """Median over (player, turn) of the taps a player made in a turn in which they made any."""
+        taps = [n for n in self.per_player_turn(self.taps, users) if n]
+        return statistics.median(taps) if taps else 0.0
+
+    def max_dms(self, users: list[FakeUser]) -> int:
+        return max(self.per_player_turn(self.dms, users), default=0)
+
+    def max_notifying_dms(self, users: list[FakeUser]) -> int:
+        return max(self.per_player_turn(self.notifying_dms, users), default=0)
+
+    def max_posts(self) -> int:
+        return max((self.posts[t] for t in self.turns), default=0)
+
+
+def _turn_starts(world: FakeDiscord, channel: FakeChannel) -> list[tuple[int, int]]:
+    """(message id, turn) of each table message that opened a turn, oldest first."""
+    starts: list[tuple[int, int]] = []
+    for msg in channel.messages():
+        if msg.author_id != world.bot.id:
+            continue
+        for embed in msg.embeds:
+            match = TURN.search(embed.get("title") or "")
+            if match:
+                turn = int(match.group(1))
+                if not starts or starts[-1][1] != turn:
+                    starts.append((msg.id, turn))
+                break
+    return starts
+
+
+def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, since: int = 0,
+          uploads_since: int = 0) -> Tally:
+    """Count everything after snowflake ``since`` (and the uploads after index ``uploads_since``)."""
+    starts = _turn_starts(world, channel)
+
+    def turn_of(snowflake: int) -> int | None:
+        turn = None
+        for sid, t in starts:
+            if sid > snowflake:
+                break
+            turn = t
+        return turn
+
+    out = Tally(turns=sorted({t for _, t in starts}))
+    ids = {u.id for u in users}
+    for rec in world.interactions.values():
+        if rec.id > since and rec.user_id in ids and rec.type in TAP_TYPES:
+            turn = turn_of(rec.id)
+            if turn is not None:
+                out.taps[(rec.user_id, turn)] += 1
+    for user in users:
+        for msg in _bot_messages(world, user.dm_channel, since):
+            turn = turn_of(msg.id)
+            if turn is not None:
+                out.dms[(user.id, turn)] += 1
+                if not msg.flags & MESSAGE_FLAG_SUPPRESS_NOTIFICATIONS:
+                    out.notifying_dms[(user.id, turn)] += 1
+    for msg in _bot_messages(world, channel, since):
+        turn = turn_of(msg.id)
+        if turn is not None:
+            out.posts[turn] += 1
+    out.uploaded = sum(size for _, size in world.uploads[uploads_since:])
+    return out
+
+
+def _bot_messages(world: FakeDiscord, channel: FakeChannel | None, since: int) -> list[FakeMessage]:
+    if channel is None:
+        return []
+    return [m for m in channel.messages() if m.author_id == world.bot.id and m.id > since and not m.ephemeral]
