@@ -40,6 +40,7 @@ from bot.clock import ManualClock
 from bot.games import register
 from bot.service import GameService
 from bot.storage import Storage
+from bot.storage.sqlite import CACHE_KIB
 from engine import api
 
 TEMPLATES = 100
@@ -153,8 +154,10 @@ class SqliteFloor:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA busy_timeout=5000")
-        # As the storage's connection: no checkpoint inside a COMMIT (its checkpoint thread covers the file)
+        # As the storage's connection: no checkpoint inside a COMMIT (its checkpoint thread covers the file),
+        # the same page cache
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
 
     async def setup(self, games: int, size: int) -> None:
         def work() -> None:
@@ -193,6 +196,7 @@ class AiosqliteFloor(SqliteFloor):
         await self.conn.execute("PRAGMA synchronous=NORMAL")
         await self.conn.execute("PRAGMA busy_timeout=5000")
         await self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        await self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
 
     async def write(self, row: int, blob: bytes) -> None:
         await self.conn.execute("BEGIN IMMEDIATE")

@@ -44,6 +44,13 @@ LOG_KEY = "log"
 
 _TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key"
 
+# Tx._load_plan: the game, its last action and last public event (seq), and its snapshot.
+_LOAD_GAME = (
+    f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
+    " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
+    " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id),"
+    " s.version, s.seq, s.state, s.checksum FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
+
 
 def _timer(r: Sequence[Any]) -> TimerRow:
     return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
@@ -95,6 +102,9 @@ class Tx:
         # round trip; dropped at the first timer write.  Lives as long as the transaction, no longer.
         self._timers: dict[int, list[TimerRow]] = {}
         self._drafts: dict[int, dict[int, tuple[str, dict]]] = {}  # the same for the game's drafts
+        # The last game_events seq of games loaded in this transaction, kept up to date by append_events, so
+        # new events are numbered without a MAX() per row; dropped by anything else writing game_events.
+        self._event_seq: dict[int, int] = {}
         self._after_commit: list = []
         self._timers_added = False  # a new timer: other processes' schedulers are told at commit (PostgreSQL)
         # A submission locks its game, checks its idempotency key, then loads the game.  A driver whose round
@@ -144,6 +154,7 @@ class Tx:
         self._prefetched = None
         self._timers.clear()
         self._drafts.clear()
+        self._event_seq.clear()
         return int(await self._run(_single("write", sql, args)))
 
     async def _before_commit(self) -> None:
@@ -197,25 +208,30 @@ class Tx:
         await self._write(f"UPDATE games SET {cols} WHERE id=?", (*fields.values(), game_id))
 
     def _load_plan(self, game_id: int) -> Plan:
-        row = yield ("one", f"SELECT {_GAME_COLS} FROM games WHERE id=?{self._lock_clause}", (game_id,))
+        # The game with its last action, last public event and snapshot in one statement; then its seats,
+        # unfired timers, drafts and public log.
+        row = yield ("one", _LOAD_GAME + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
         if row is None:
             return None
         game = _game(row)
         seats = [SeatRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in (yield (
             "all", "SELECT game_id, seat, user_id, display_name, is_ai, dm_status, ai_level FROM seats WHERE game_id=?"
             " ORDER BY seat", (game_id,)))]
-        last_seq = int((yield ("one", "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=?", (game_id,)))[0])
-        bundle = GameBundle(game, seats, last_seq, None)
+        bundle = GameBundle(game, seats, int(row[12]), None)
+        self._event_seq[game_id] = int(row[13])
         if game.status == "lobby":
             return bundle
         self._timers[game_id] = [_timer(r) for r in (yield (
             "all", f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0 ORDER BY due_at, id", (game_id,)))]
         self._drafts[game_id] = {r[0]: (r[1], from_json(r[2])) for r in (yield (
             "all", "SELECT seat, prompt_key, data FROM drafts WHERE game_id=?", (game_id,)))}
-        try:
-            bundle.snapshot = yield from self._snapshot_plan(game_id)
-        except CorruptSnapshot as exc:
-            bundle.error = exc
+        if row[14] is not None:
+            try:
+                state = decode_state(bytes(row[16]), row[17])
+                count, entries = yield from self._log_plan(game_id, entries=isinstance(state.get(LOG_KEY), int))
+                bundle.snapshot = self._with_log(game_id, row[14], row[15], state, count, entries)
+            except CorruptSnapshot as exc:
+                bundle.error = exc
         return bundle
 
     async def load_game(self, game_id: int) -> GameBundle | None:
@@ -462,6 +478,13 @@ class Tx:
                 pending.entries = pending.entries[1:]
                 self._log_len[game_id] = pending.base
             rows.append((game_id, version, json_text(e), now, pos, game_id))
+        last = self._event_seq.get(game_id)
+        if last is not None:  # numbered from the seq read with the game
+            self._event_seq[game_id] = last + len(rows)
+            await self._write_many(
+                "INSERT INTO game_events (game_id, seq, version, event, created_at, log_pos) VALUES (?,?,?,?,?,?)",
+                [(r[0], last + i, r[1], r[2], r[3], r[4]) for i, r in enumerate(rows, start=1)])
+            return
         # seq = next number of the game, computed by the database (no read needed before the write)
         await self._write_many(
             "INSERT INTO game_events (game_id, seq, version, event, created_at, log_pos)"
@@ -518,6 +541,7 @@ class Tx:
         only serve retries of a live interaction), no drafts and no timers."""
         self._timers.pop(game_id, None)
         self._drafts.pop(game_id, None)
+        self._event_seq.pop(game_id, None)
         await self._run(self._pack_plan(game_id))
 
     # ------------------------------------------------------------ drafts

@@ -115,7 +115,8 @@ _LOAD = (
     "  FROM timers WHERE game_id=g.id AND fired=0),"
     " (SELECT json_agg(json_build_array(seat, prompt_key, data))::text FROM drafts WHERE game_id=g.id),"
     " s.version, s.seq, s.state, s.checksum, lg.n, lg.distinct_n, lg.lo, lg.hi, lg.events,"
-    " EXISTS (SELECT 1 FROM game_events WHERE game_id=g.id AND packed=1)"
+    " EXISTS (SELECT 1 FROM game_events WHERE game_id=g.id AND packed=1),"
+    " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id)"
     " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id"
     " LEFT JOIN LATERAL (SELECT COUNT(*) AS n, COUNT(DISTINCT log_pos) AS distinct_n, MIN(log_pos) AS lo,"
     "  MAX(log_pos) AS hi, string_agg(event, ',' ORDER BY log_pos) AS events"
@@ -240,7 +241,9 @@ class PgTx(Tx):
         if r is None:  # no such game (the load says so)
             self._prefetched = (then_load, None)
             return None
-        key_row = r[26:] if r[26] is not None else None
+        key_row = r[27:] if r[27] is not None else None
+        # Read after the game's row lock (lock_game): nobody else numbers its events until this commits.
+        self._event_seq[then_load] = int(r[26])
         self._prefetched = (then_load, (yield from self._bundle_plan(then_load, r)))
         return key_row
 
@@ -284,6 +287,14 @@ class PgTx(Tx):
         return _timer(r) if r else None
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """How a connection goes back to the pool: as it is.  The default reset (unlock advisory locks, close
+    cursors, UNLISTEN, RESET ALL) is one more round trip after every transaction, for session state this
+    driver never leaves behind: every transaction ends with COMMIT or ROLLBACK (the pool rolls back one left
+    open before this is called), advisory locks are transaction locks, settings are SET LOCAL, and LISTEN
+    runs on a connection of its own."""
+
+
 class PostgresStorage(Storage):
     driver = "postgres"
 
@@ -298,7 +309,7 @@ class PostgresStorage(Storage):
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStorage:
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
-                                         server_settings=_SERVER_SETTINGS)
+                                         server_settings=_SERVER_SETTINGS, reset=_keep_session)
         try:
             async with pool.acquire() as conn, conn.transaction():
                 await _migrate(conn)

@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 # Write transactions between two background checkpoints: a submission adds some 15-20 pages to the WAL, so
 # about SQLite's own threshold of 1,000 pages.
 CHECKPOINT_EVERY = 64
+# The connection's page cache (SQLite's default is 2 MiB): with thousands of active games the indexes a
+# submission walks no longer fit in 2 MiB, and every miss is a read from the OS (p50 1.4x at 10,000 games
+# against 100; 1.06x with this).
+CACHE_KIB = 32 * 1024
 
 
 def _do(conn: sqlite3.Connection, req: Request) -> Any:
@@ -204,6 +208,7 @@ class SqliteStorage(Storage):
                 # Checkpoints are this storage's checkpoint thread's work (SqliteStorage._after_write).
                 conn.execute("PRAGMA wal_autocheckpoint=0")
                 conn.execute("PRAGMA foreign_keys=ON")
+                conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
                 _migrate(conn)
             except BaseException:
                 conn.close()

@@ -175,8 +175,29 @@ async def test_sqlite_checkpoints_beside_the_writer(tmp_path, monkeypatch):
         # COMMIT never checkpoints by itself: SQLite's automatic checkpoint is off on the writer
         async with storage.reading() as tx:
             assert (await tx._one("PRAGMA wal_autocheckpoint"))[0] == 0
+            assert (await tx._one("PRAGMA cache_size"))[0] == -sqlite_driver.CACHE_KIB
     finally:
         await storage.close()
     conn = sqlite3.connect(path)  # everything committed is there after close
     assert conn.execute("SELECT version FROM games WHERE id=?", (gid,)).fetchone()[0] == 12
     conn.close()
+
+
+async def test_events_are_numbered_from_the_seq_read_with_the_game(storage):
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:  # no load: the database numbers them
+        await tx.append_events(gid, 1, [{"type": "a", "to": "all"}], 1.0)
+
+    async def body(tx):  # as a submission: locked, key checked, loaded, then events in two calls
+        await tx.lock_game(gid)
+        assert await tx.action_by_key("fresh") is None
+        assert (await tx.load_game(gid)).game.id == gid
+        await tx.append_events(gid, 2, [{"type": "b", "to": "all"}, {"type": "c", "to": "all"}], 2.0)
+        await tx.append_events(gid, 2, [{"type": "d", "to": "all"}], 2.0)
+
+    await storage.run(body)
+    async with storage.transaction() as tx:
+        await tx.append_events(gid, 3, [{"type": "e", "to": "all"}], 3.0)
+    async with storage.reading() as tx:
+        events = await tx.events(gid)
+    assert [(seq, e["type"]) for seq, _, e in events] == [(1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, "e")]
