@@ -51,6 +51,11 @@ CATCH_UP_RATE = 25.0
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel
 GONE = "gone"  # message record: the players were told that their game's channel is gone
 RETRY_DELAYS = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before delivering a game's outbox again after a failure
+# Discord returns the first message for a repeated nonce only for "a few minutes". An announcement older
+# than this may have had a part shown by a process that died before recording it, and a nonce may no longer
+# protect it: the channel (or DM) is searched for that part before it is sent.
+NONCE_TRUSTED = 60.0
+HISTORY_SEARCHED = 100  # recent messages searched for such a part
 
 
 class Transient(Exception):
@@ -120,6 +125,8 @@ class Announcer:
         self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
         self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
+        self.nonce_trusted = NONCE_TRUSTED
+        self.searches = 0  # parts of late announcements looked for in a channel's history
 
     # ---------------------------------------------------------------- tasks
 
@@ -391,10 +398,19 @@ class Announcer:
             if chunks and live is not None and live.public_view is not None and not p["finished"] else None
         sent = dict(row.sent)
         done = False
+        # Older than a nonce is trusted: a part may have been shown by a process that died before recording it.
+        late = self.service.clock.now() - row.created_at >= self.nonce_trusted
+        earlier: list[dict] | None = None
         try:
             for i, chunk in enumerate(chunks):
                 if f"c{i}" in sent:
                     continue
+                if late:
+                    earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
+                    shown = await self._shown(p["channel"], None, chunk, [sent, *earlier], "c")
+                    if shown is not None:
+                        sent[f"c{i}"] = shown
+                        continue
                 if picture is not None and i == len(chunks) - 1:
                     kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
                 else:
@@ -412,8 +428,15 @@ class Announcer:
                 texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
                 if f"p{seat}" in sent or not user or not texts:
                     continue
+                text = "\n".join(texts)[:1900]
+                if late:
+                    earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
+                    shown = await self._shown(None, user, text, [sent, *earlier], f"p{seat}")
+                    if shown is not None:
+                        sent[f"p{seat}"] = shown
+                        continue
                 msg = await self.post(None, user_id=user, nonce=nonce(row.game_id, row.version, f"p{seat}"),
-                                      content="\n".join(texts)[:1900])
+                                      content=text)
                 sent[f"p{seat}"] = msg.id if msg is not None else 0
             done = True
         except Transient as exc:
@@ -421,6 +444,44 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _shown(self, channel_id: int | None, user_id: int | None, text: str, recorded: list[dict],
+                     part: str) -> int | None:
+        """The id of a message the bot already posted with this text after the game's last recorded part of
+        the same kind (`part`: "c" for the channel's lines, "p<seat>" for a seat's private lines), or None.
+        Parts recorded anywhere in `recorded` (this announcement's and the earlier ones') never count, so a
+        line said twice in a game is matched with its own message. Any failure: None (sent again; a line
+        shown twice is better than a line lost)."""
+        def same_kind(key: str) -> bool:
+            return key[:1] == "c" and key[1:].isdigit() if part == "c" else key == part
+
+        shown = [(k, v) for sent in recorded for k, v in sent.items() if isinstance(v, int) and v > 0]
+        ids = {v for _, v in shown}
+        after = max((v for k, v in shown if same_kind(k)), default=0)
+        wanted = localize_kwargs({"content": text}, await self._language(channel_id, user_id))["content"].strip()
+        me = self.client.user.id if self.client.user is not None else None
+
+        async def search() -> list[discord.Message]:
+            if user_id is not None:
+                channel: Any = await self.client.create_dm(discord.Object(user_id))
+            else:
+                channel = self.client.get_partial_messageable(channel_id or 0)
+            if after:
+                return [m async for m in channel.history(limit=HISTORY_SEARCHED, after=discord.Object(after),
+                                                         oldest_first=True)]
+            return [m async for m in channel.history(limit=HISTORY_SEARCHED)][::-1]
+
+        self.searches += 1
+        try:
+            messages = await self.patient(search, f"history of channel {channel_id or f'DM {user_id}'}")
+        except (discord.HTTPException, OSError, TimeoutError, aiohttp.ClientError) as exc:
+            log.warning("could not search for an unrecorded part (%s): it is sent again", exc)
+            return None
+        for m in messages:
+            if m.author.id == me and m.id > after and m.id not in ids and m.content.strip() == wanted:
+                log.info("an unrecorded part was shown before (message %s): not sent again", m.id)
+                return m.id
+        return None
 
     async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
         """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""

@@ -714,7 +714,14 @@ class TableCog(commands.Cog, name="Table"):
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
         problem = checks.control_problem(kind.render(ctx, load_draft(click.draft, ctx.key)), custom_id, values)
         if problem is not None:
-            await self._reply(interaction, problem)
+            if interaction.message is None:
+                await self._reply(interaction, problem)
+                return
+            # The clicked message may show this prompt out of date (the bot stopped between saving a half-made
+            # choice and showing it): it is shown again as it stands, so the player can go on from there.
+            spec = kind.render(ctx, draft)
+            spec.description = f"{problem}\n{spec.description or ''}"
+            await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
             return
         if is_form:
             form = kind.form(ctx, draft, control.op)

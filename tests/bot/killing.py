@@ -30,6 +30,7 @@ class KillReport:
     games: int = 0
     kills: int = 0
     lines: int = 0  # public lines the games' logs hold
+    shown: int = 0  # public lines the channels show (each copy counted)
     lost: int = 0
     doubled: int = 0
     out_of_order: int = 0  # games whose shown lines are all there, once each, but not in the log's order
@@ -120,6 +121,7 @@ async def kill_game(table: Table, game_id: int, rng: random.Random, report: Kill
     want, got = collections.Counter(expected), collections.Counter(shown)
     report.games += 1
     report.lines += len(expected)
+    report.shown += len(shown)
     report.lost += sum((want - got).values())
     report.doubled += sum((got - want).values())
     if want == got and shown != expected:
