@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,6 +111,17 @@ async def new_table(world: FakeDiscord, tmp: Path, names: list[str], *, closed: 
     channel = world.add_text_channel(guild, "viceroy")
     users = [world.add_user(n, guild, dms_open=n not in closed) for n in names]
     return Table(world, guild, channel, users, tmp / "viceroy.db")
+
+
+@contextlib.asynccontextmanager
+async def running_table(world: FakeDiscord, tmp: Path, names: list[str], **kwargs) -> AsyncIterator[Table]:
+    """A new table with its bot started, stopped again on the way out whatever the test did."""
+    table = await new_table(world, tmp, names, **kwargs)
+    await table.start_bot()
+    try:
+        yield table
+    finally:
+        await table.stop_bot()
 
 
 async def open_lobby(table: Table, host: FakeUser, command: str = "viceroy", **options) -> FakeMessage:

@@ -8,7 +8,7 @@ from bot.ui import checks, lobby
 from bot.ui.spec import Select
 from engine.api import GameType, OptionSpec
 from engine.viceroy.modules import CHOICES
-from tests.bot.harness import new_table
+from tests.bot.harness import open_lobby, running_table
 from tests.bot.test_bot_interactions import last_ephemeral
 from tests.bot.test_interaction_checks import button_row, forged, select_row
 
@@ -22,20 +22,21 @@ def _menu(world, message, op: str) -> dict:  # noqa: ANN001
     return next(c for c in current.iter_components() if str(c.get("custom_id", "")).endswith(":" + op))
 
 
-async def _lobby(table, host, **options):  # noqa: ANN001, ANN202
-    rec = await host.slash(table.channel, "viceroy new", **options)
+async def _choose_modules_refused(table, user, message, values: list[str]) -> str:  # noqa: ANN001
+    """``user`` picks ``values`` in the lobby's module menu; the choice must change no stored option. The
+    bot's private answer."""
+    await user.select(message, _menu(table.world, message, "opt.modules")["custom_id"], values)
     await table.settle()
-    assert rec.reply is not None and rec.reply.embeds, rec.reply.content if rec.reply else "no lobby"
-    return rec.reply
+    game = (await table.bot.service.list_games(statuses=("lobby",)))[0]
+    assert not game.options.get("modules")
+    return last_ephemeral(user)
 
 
 async def test_the_host_switches_modules_on_in_the_lobby_and_the_game_plays_with_them(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann", "Bo"]) as table:
         ann, bo = table.users
-        message = await _lobby(table, ann, seats=2)
+        message = await open_lobby(table, ann, seats=2)
         menu = _menu(world, message, "opt.modules")
         # Every module the engine offers is in the menu, from the option spec: none chosen yet.
         assert [o["value"] for o in menu["options"]] == [v for v, _ in CHOICES]
@@ -67,55 +68,36 @@ async def test_the_host_switches_modules_on_in_the_lobby_and_the_game_plays_with
                   if (e.get("title") or "").startswith(f"Viceroy game #{game.id} ·")]
         assert tables and "Times of Darkness modules: Domain cards, diamonds, revised laws, Aristocrats" in \
             tables[-1].embeds[0]["description"]
-    finally:
-        await table.stop_bot()
 
 
 async def test_only_the_host_changes_the_modules(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann", "Bo"]) as table:
         ann, bo = table.users
-        message = await _lobby(table, ann, seats=2)
+        message = await open_lobby(table, ann, seats=2)
         await bo.click(message, label="Join")
         await table.settle()
         before = _description(world, message)
-        await bo.select(message, _menu(world, message, "opt.modules")["custom_id"], ["duo"])
-        await table.settle()
-        assert "Only the host" in last_ephemeral(bo) and "Times of Darkness modules" in last_ephemeral(bo)
+        answer = await _choose_modules_refused(table, bo, message, ["duo"])
+        assert "Only the host" in answer and "Times of Darkness modules" in answer
         assert _description(world, message) == before
-        game = (await table.bot.service.list_games(statuses=("lobby",)))[0]
-        assert not game.options.get("modules")
-    finally:
-        await table.stop_bot()
 
 
 async def test_a_module_the_table_cannot_play_is_refused_when_chosen(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann"]) as table:
         ann = table.users[0]
-        message = await _lobby(table, ann, seats=4)
-        await ann.select(message, _menu(world, message, "opt.modules")["custom_id"], ["duo", "darkness"])
-        await table.settle()
+        message = await open_lobby(table, ann, seats=4)
         # The engine's own check (the revised two-player game is for 1-2 players), and nothing changed.
-        assert "for 1 or 2 players" in last_ephemeral(ann)
+        assert "for 1 or 2 players" in await _choose_modules_refused(table, ann, message, ["duo", "darkness"])
         assert "Times of Darkness modules: none" in _description(world, message)
-        game = (await table.bot.service.list_games(statuses=("lobby",)))[0]
-        assert not game.options.get("modules")
-    finally:
-        await table.stop_bot()
 
 
 async def test_modules_from_the_command_that_do_not_fit_are_refused_at_start(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann"]) as table:
         ann = table.users[0]
-        message = await _lobby(table, ann, seats=3, ai=2, ai_level="easy", modules="duo")
+        message = await open_lobby(table, ann, seats=3, ai=2, ai_level="easy", modules="duo")
         start = await ann.click(message, label="Start")
         await table.settle()
         assert start.ephemeral and "for 1 or 2 players" in start.reply.content
@@ -127,17 +109,13 @@ async def test_modules_from_the_command_that_do_not_fit_are_refused_at_start(fak
         await table.settle()
         game = (await table.bot.service.list_games(statuses=("active",)))[0]
         assert game.options["modules"] == ["darkness"]
-    finally:
-        await table.stop_bot()
 
 
 async def test_forged_and_stale_lobby_choices_change_nothing(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann"]) as table:
         ann = table.users[0]
-        message = await _lobby(table, ann, seats=2, ai=1, ai_level="easy")
+        message = await open_lobby(table, ann, seats=2, ai=1, ai_level="easy")
         game = (await table.bot.service.list_games(statuses=("lobby",)))[0]
         menu_id = _menu(world, message, "opt.modules")["custom_id"]
         cases = [
@@ -166,17 +144,13 @@ async def test_forged_and_stale_lobby_choices_change_nothing(fake_discord, tmp_p
         await table.settle()
         assert last_ephemeral(ann) == lobby.NOT_IN_LOBBY
         assert not (await table.bot.service.game(game.id)).options.get("modules")
-    finally:
-        await table.stop_bot()
 
 
 async def test_the_host_chooses_the_ai_level_in_the_lobby(fake_discord, tmp_path):
     world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    await table.start_bot()
-    try:
+    async with running_table(world, tmp_path, ["Ann", "Bo"]) as table:
         ann, bo = table.users
-        message = await _lobby(table, ann, seats=4)
+        message = await open_lobby(table, ann, seats=4)
         with_no_ai = [c.get("custom_id") for c in world.messages[message.id].iter_components()]
         assert not any(str(c).endswith(lobby.AI_LEVEL_OP) for c in with_no_ai)  # no AI seat: no level menu
         await ann.click(message, label="Add AI")
@@ -199,8 +173,6 @@ async def test_the_host_chooses_the_ai_level_in_the_lobby(fake_discord, tmp_path
         game = (await table.bot.service.list_games(statuses=("lobby",)))[0]
         assert [(s.display_name, s.ai_level) for s in game.seats if s.is_ai] == [("AI 1 (hard)", "hard"),
                                                                                 ("AI 2 (hard)", "hard")]
-    finally:
-        await table.stop_bot()
 
 
 def test_every_flag_option_of_a_game_type_gets_a_lobby_menu():

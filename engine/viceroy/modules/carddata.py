@@ -67,14 +67,19 @@ def _check_named(file: str, where: str, card: dict) -> None:
         raise _fail(file, where, "name", "is missing")
 
 
+def _check_card(file: str, where: str, card: dict, number: int, order: str = "") -> None:
+    """A card's number, name and marking (every designed card carries all three)."""
+    if card.get("number") != number:
+        raise _fail(file, where, "number", f"must be {number}{order}")
+    _check_named(file, where, card)
+    _check_marked(file, where, card)
+
+
 def _check_law(file: str, law: Any, number: int) -> None:
     where = f"law #{law.get('number', '?')} ({law.get('name', 'unnamed')})" if isinstance(law, dict) else "a law"
     if not isinstance(law, dict):
         raise CardDataError(f"darkness/{file}: each law must be an object")
-    if law.get("number") != number:
-        raise _fail(file, where, "number", f"must be {number}")
-    _check_named(file, where, law)
-    _check_marked(file, where, law)
+    _check_card(file, where, law, number)
     if not isinstance(law.get("text"), str) or not law["text"]:
         raise _fail(file, where, "text", "is missing")
     sections = law.get("sections")
@@ -94,11 +99,23 @@ def _check_law(file: str, law: Any, number: int) -> None:
                 _check_reward(file, where, f"effect.options[{i}]" + (f"[{j}]" if isinstance(option, list) else ""), item)
 
 
-def validate_aristocrats(raw: Any) -> None:
-    file = "aristocrats.json"
+def _check_file(file: str, raw: Any) -> None:
     if not isinstance(raw, dict) or raw.get("designed_by_project") is not True or not raw.get("note"):
         raise CardDataError(f"darkness/{file}: the file must say it is designed by this project "
                             "(fields 'designed_by_project' and 'note')")
+
+
+def _check_laws(file: str, raw: dict, numbers: tuple[int, ...], what: str) -> None:
+    laws = raw.get("laws")
+    if not isinstance(laws, list) or len(laws) != len(numbers):
+        raise CardDataError(f"darkness/{file}: field 'laws' must list {what}")
+    for number, law in zip(numbers, laws, strict=True):
+        _check_law(file, law, number)
+
+
+def validate_aristocrats(raw: Any) -> None:
+    file = "aristocrats.json"
+    _check_file(file, raw)
     chars = raw.get("characters")
     if not isinstance(chars, list) or len(chars) != len(ARISTOCRATS):
         raise CardDataError(f"darkness/{file}: field 'characters' must list {len(ARISTOCRATS)} aristocrats")
@@ -106,10 +123,7 @@ def validate_aristocrats(raw: Any) -> None:
         if not isinstance(card, dict):
             raise CardDataError(f"darkness/{file}: each aristocrat must be an object")
         where = f"aristocrat #{card.get('number', '?')} ({card.get('name', 'unnamed')})"
-        if card.get("number") != number:
-            raise _fail(file, where, "number", f"must be {number} (aristocrats are numbered 89-100 in order)")
-        _check_named(file, where, card)
-        _check_marked(file, where, card)
+        _check_card(file, where, card, number, " (aristocrats are numbered 89-100 in order)")
         sections = card.get("sections")
         if not isinstance(sections, dict):
             raise _fail(file, where, "sections", "is missing or not an object")
@@ -151,38 +165,23 @@ def validate_aristocrats(raw: Any) -> None:
                 raise _fail(file, where, "score.pp", "must be a positive integer")
         else:
             raise _fail(file, where, "extra", f"must be 'images' or 'text', got {extra!r}")
-    laws = raw.get("laws")
-    if not isinstance(laws, list) or len(laws) != len(ARISTOCRAT_LAWS):
-        raise CardDataError(f"darkness/{file}: field 'laws' must list {len(ARISTOCRAT_LAWS)} aristocrat laws")
-    for number, law in zip(ARISTOCRAT_LAWS, laws, strict=True):
-        _check_law(file, law, number)
+    _check_laws(file, raw, ARISTOCRAT_LAWS, f"{len(ARISTOCRAT_LAWS)} aristocrat laws")
 
 
 def validate_revised(raw: Any) -> None:
     file = "laws.json"
-    if not isinstance(raw, dict) or raw.get("designed_by_project") is not True or not raw.get("note"):
-        raise CardDataError(f"darkness/{file}: the file must say it is designed by this project "
-                            "(fields 'designed_by_project' and 'note')")
-    laws = raw.get("laws")
-    if not isinstance(laws, list) or len(laws) != len(REVISED_LAWS):
-        raise CardDataError(f"darkness/{file}: field 'laws' must list the revised laws 66, 67, 68 and 72")
-    for number, law in zip(REVISED_LAWS, laws, strict=True):
-        _check_law(file, law, number)
+    _check_file(file, raw)
+    _check_laws(file, raw, REVISED_LAWS, "the revised laws 66, 67, 68 and 72")
 
 
 def validate_domain(raw: Any) -> None:
     file = "domain.json"
-    if not isinstance(raw, dict) or raw.get("designed_by_project") is not True or not raw.get("note"):
-        raise CardDataError(f"darkness/{file}: the file must say it is designed by this project "
-                            "(fields 'designed_by_project' and 'note')")
+    _check_file(file, raw)
     card = raw.get("domain")
     if not isinstance(card, dict):
         raise CardDataError(f"darkness/{file}: field 'domain' must be the domain card")
-    where = f"domain card #{card.get('number', '?')}"
-    if card.get("number") != DOMAIN:
-        raise _fail(file, where, "number", f"must be {DOMAIN}")
-    _check_named(file, where, card)
-    _check_marked(file, where, card)
+    _check_card(file, f"domain card #{card.get('number', '?')}", card, DOMAIN)
+    where = f"domain card #{DOMAIN}"
     sections = card.get("sections")
     if not isinstance(sections, dict) or any(sections.get(k) != C.ANY for k in ("top_left", "top_right", "bottom")):
         raise _fail(file, where, "sections", "must all be 'any' (every section of a domain card is multicoloured)")
