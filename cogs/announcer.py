@@ -421,7 +421,8 @@ class Announcer:
                 await self._tell_channel_gone(row.game_id, presenter, p)
             if p["finished"] and "final" not in sent:
                 result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
-                await self._post_final(result, presenter, names)
+                lines = [v for k, v in sent.items() if k[:1] == "c" and k[1:].isdigit() and isinstance(v, int)]
+                await self._post_final(result, presenter, names, late=late, after=max(lines, default=0))
                 sent["final"] = 1
             for seat, events in p["private"].items():
                 user = p["users"].get(seat)
@@ -459,6 +460,12 @@ class Announcer:
         ids = {v for _, v in shown}
         after = max((v for k, v in shown if same_kind(k)), default=0)
         wanted = localize_kwargs({"content": text}, await self._language(channel_id, user_id))["content"].strip()
+        return await self._find_shown(channel_id, user_id, after, ids, lambda m: m.content.strip() == wanted)
+
+    async def _find_shown(self, channel_id: int | None, user_id: int | None, after: int, exclude: set[int],
+                          matches: Callable[[discord.Message], bool]) -> int | None:
+        """The oldest of the bot's recent messages in a channel (or a user's DM) newer than `after`, not in
+        `exclude`, for which `matches` holds; None when there is none or the history cannot be read."""
         me = self.client.user.id if self.client.user is not None else None
 
         async def search() -> list[discord.Message]:
@@ -478,7 +485,7 @@ class Announcer:
             log.warning("could not search for an unrecorded part (%s): it is sent again", exc)
             return None
         for m in messages:
-            if m.author.id == me and m.id > after and m.id not in ids and m.content.strip() == wanted:
+            if m.author.id == me and m.id > after and m.id not in exclude and matches(m):
                 log.info("an unrecorded part was shown before (message %s): not sent again", m.id)
                 return m.id
         return None
@@ -537,9 +544,12 @@ class Announcer:
             text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
         return text
 
-    async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
+    async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
+                          late: bool = False, after: int = 0) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
-        after a crash posts only the parts that are missing."""
+        after a crash posts only the parts that are missing. `late`: the end is older than a nonce is trusted,
+        so a part a killed process posted without recording it is looked for first (in the channel after
+        message `after` and the parts recorded, in each player's DM for their result)."""
         async with self.sync_lock(result.game_id):  # no prompt of an earlier step is being sent meanwhile
             records = await self.service.prompt_messages(result.game_id)
             posted = {m.prompt_key for m in records if m.purpose == FINAL}
@@ -549,15 +559,33 @@ class Announcer:
         if result.outcome is None or result.public_view is None:
             return
         outcome = Outcome.from_json(result.outcome)
-        first = None
+        final_ids = [m.message_id for m in records if m.purpose == FINAL and m.message_id]
+        # The sheet's first part (for the link in each player's result), also when an earlier try posted it.
+        first: Any = next((discord.Object(m.message_id) for m in records
+                           if m.purpose == FINAL and m.prompt_key == "0" and m.message_id), None)
         for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
             if str(i) in posted:
                 continue
-            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
-                                          nonce=nonce(result.game_id, "final", i))
+            kwargs = await message_kwargs(spec, presenter.embed_color)
+            anchor = max([after, *final_ids])
+            if late and anchor and kwargs.get("embed") is not None:
+                # Only after a known message of this game: a sheet's later parts have the same titles in
+                # every game.
+                title = localize_kwargs({"embed": kwargs["embed"]}, await self._language(result.channel_id))["embed"].title
+                shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
+                                               lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
+                if shown is not None:
+                    await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id, FINAL,
+                                                             prompt_key=str(i))
+                    final_ids.append(shown)
+                    if i == 0:
+                        first = discord.Object(shown)
+                    continue
+            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", i))
             if msg is not None:
                 await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
                                                          prompt_key=str(i))
+                final_ids.append(msg.id)
             if i == 0:
                 first = msg
         if "dm" in posted:
@@ -573,8 +601,16 @@ class Announcer:
             if s.is_ai or s.user_id is None:
                 continue
             text = presenter.result_dm(result.game_id, outcome, s.seat, names)
-            if text:
-                await self.dm(s.user_id, content=(text + link)[:1900], nonce=nonce(result.game_id, "result", s.seat))
+            if not text:
+                continue
+            text = (text + link)[:1900]
+            if late:  # the result's first line names its game: no other message in the DM starts the same
+                wanted = localize_kwargs({"content": text}, await self._language(user_id=s.user_id))["content"]
+                head = wanted.strip().split("\n", 1)[0]
+                if await self._find_shown(None, s.user_id, 0, set(),
+                                          lambda m, h=head: m.content.strip().startswith(h)) is not None:
+                    continue
+            await self.dm(s.user_id, content=text, nonce=nonce(result.game_id, "result", s.seat))
         await self.service.record_prompt_message(result.game_id, None, 0, result.channel_id, FINAL, prompt_key="dm")
 
     async def catch_up(self) -> None:
@@ -598,7 +634,8 @@ class Announcer:
             async with self.lock(game.id):
                 try:
                     result = await self.service.table_state(game.id)
-                    await self._post_final(result, self.presenter(result.kind), names_map(result.seats))
+                    late = self.service.clock.now() - game.updated_at >= self.nonce_trusted
+                    await self._post_final(result, self.presenter(result.kind), names_map(result.seats), late=late)
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):

@@ -4,10 +4,16 @@ looks for the unrecorded part in the channel (or the DM) before sending it again
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
+import tests.service.toygame as toygame
+from bot.autoplay import SimulatedPlayer, any_control, game_over
+from bot.presenters import register_presenter
+from tests.bot.harness import new_table
 from tests.bot.test_bot_interactions import past_setup, two_player_game
+from tests.bot.toy_presenter import PRESENTER
 
 
 def _shown_rows(db, game_id: int) -> list[tuple[int, dict]]:
@@ -119,5 +125,52 @@ async def test_without_the_search_a_late_redelivery_would_show_the_line_twice(fa
         await table.settle()
         assert _copies(world, table.channel, line.id) == 2
         assert bot.announcer.searches == 0
+    finally:
+        await table.stop_bot()
+
+
+async def test_a_score_sheet_and_results_shown_before_the_crash_are_not_posted_again(fake_discord, tmp_path):
+    """Killed while posting the end (the sheet and the players' results shown, nothing recorded), restarted
+    after the nonces are forgotten: the sheet and each result are found, not posted again."""
+    assert toygame.KIND.name == "toy"
+    register_presenter(PRESENTER)
+    world = fake_discord
+    table = await new_table(world, tmp_path, ["Ann", "Bo"])
+    await table.start_bot()
+    try:
+        ann, bo = table.users
+        rec = await ann.slash(table.channel, "toy new", seats=2, rounds=2)
+        await table.settle()
+        await bo.click(rec.reply, label="Join")
+        await table.settle()
+        await ann.click(rec.reply, label="Start")
+        await table.settle()
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=any_control) for i, u in enumerate((ann, bo))]
+        await asyncio.gather(*(s.run(timeout=120) for s in sims))
+        await table.settle()
+        assert game_over(table.channel)
+        game_id = (await table.bot.service.list_games(statuses=("finished",)))[0].id
+
+        def ends() -> tuple[int, int, int]:
+            sheets = sum("final scores" in (e.get("title") or "") for m in table.channel.messages() for e in m.embeds)
+            return sheets, *(sum("is over: you finished" in (m.content or "") for m in u.dms()) for u in (ann, bo))
+
+        assert ends() == (1, 1, 1)
+        with sqlite3.connect(table.db) as con:
+            outbox_id, sent = con.execute("SELECT id, sent FROM outbox WHERE game_id=? AND sent LIKE '%final%'",
+                                          (game_id,)).fetchone()
+            con.execute("DELETE FROM prompt_messages WHERE game_id=? AND purpose='final'", (game_id,))
+        # Nothing of the end recorded (the process died before it could), and the nonces forgotten.
+        await table.bot.service.outbox_progress(outbox_id, {}, delivered=False)
+        world.nonce_window = 0.0
+        table.bot.announcer.nonce_trusted = 0.0
+        async with table.bot.announcer.lock(game_id):
+            assert await table.bot.announcer.deliver(game_id)
+        await table.settle()
+        assert ends() == (1, 1, 1)
+        with sqlite3.connect(table.db) as con:
+            assert con.execute("SELECT delivered_at IS NOT NULL FROM outbox WHERE id=?", (outbox_id,)).fetchone()[0]
+            assert json.loads(con.execute("SELECT sent FROM outbox WHERE id=?", (outbox_id,)).fetchone()[0]) == \
+                json.loads(sent)
     finally:
         await table.stop_bot()
