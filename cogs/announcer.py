@@ -417,18 +417,21 @@ class Announcer:
         sent = dict(row.sent)
         done = False
         # Older than a nonce is trusted: a part may have been shown by a process that died before recording it.
-        late = self.service.clock.now() - row.created_at >= self.nonce_trusted
+        # Parts are sent one after another in this order, so once a channel line is surely not there (its
+        # channel read, no such message), no part after it was shown either: nothing more is looked for.
+        searching = self.service.clock.now() - row.created_at >= self.nonce_trusted
         earlier: list[dict] | None = None
         try:
             for i, chunk in enumerate(chunks):
                 if f"c{i}" in sent:
                     continue
-                if late:
+                if searching:
                     earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
                     shown = await self._shown(p["channel"], None, chunk, [sent, *earlier], "c")
-                    if shown is not None:
+                    if shown:
                         sent[f"c{i}"] = shown
                         continue
+                    searching = shown is None
                 if picture is not None and i == len(chunks) - 1:
                     kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
                 else:
@@ -440,7 +443,7 @@ class Announcer:
             if p["finished"] and "final" not in sent:
                 result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
                 lines = [v for k, v in sent.items() if k[:1] == "c" and k[1:].isdigit() and isinstance(v, int)]
-                await self._post_final(result, presenter, names, late=late, after=max(lines, default=0))
+                await self._post_final(result, presenter, names, late=searching, after=max(lines, default=0))
                 sent["final"] = 1
             for seat, events in p["private"].items():
                 user = p["users"].get(seat)
@@ -448,10 +451,10 @@ class Announcer:
                 if f"p{seat}" in sent or not user or not texts:
                     continue
                 text = "\n".join(texts)[:1900]
-                if late:
+                if searching:  # (a DM that is not there says nothing of the next one: it may have been closed)
                     earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
                     shown = await self._shown(None, user, text, [sent, *earlier], f"p{seat}")
-                    if shown is not None:
+                    if shown:
                         sent[f"p{seat}"] = shown
                         continue
                 msg = await self.post(None, user_id=user, nonce=nonce(row.game_id, row.version, f"p{seat}"),
@@ -467,10 +470,10 @@ class Announcer:
     async def _shown(self, channel_id: int | None, user_id: int | None, text: str, recorded: list[dict],
                      part: str) -> int | None:
         """The id of a message the bot already posted with this text after the game's last recorded part of
-        the same kind (`part`: "c" for the channel's lines, "p<seat>" for a seat's private lines), or None.
-        Parts recorded anywhere in `recorded` (this announcement's and the earlier ones') never count, so a
-        line said twice in a game is matched with its own message. Any failure: None (sent again; a line
-        shown twice is better than a line lost)."""
+        the same kind (`part`: "c" for the channel's lines, "p<seat>" for a seat's private lines); 0 when
+        there is none, None when the history cannot be read (the part is sent again: a line shown twice is
+        better than a line lost). Parts recorded anywhere in `recorded` (this announcement's and the earlier
+        ones') never count, so a line said twice in a game is matched with its own message."""
         def same_kind(key: str) -> bool:
             return key[:1] == "c" and key[1:].isdigit() if part == "c" else key == part
 
@@ -483,7 +486,7 @@ class Announcer:
     async def _find_shown(self, channel_id: int | None, user_id: int | None, after: int, exclude: set[int],
                           matches: Callable[[discord.Message], bool]) -> int | None:
         """The oldest of the bot's recent messages in a channel (or a user's DM) newer than `after`, not in
-        `exclude`, for which `matches` holds; None when there is none or the history cannot be read."""
+        `exclude`, for which `matches` holds; 0 when there is none, None when the history cannot be read."""
         me = self.client.user.id if self.client.user is not None else None
 
         async def search() -> list[discord.Message]:
@@ -506,7 +509,7 @@ class Announcer:
             if m.author.id == me and m.id > after and m.id not in exclude and matches(m):
                 log.info("an unrecorded part was shown before (message %s): not sent again", m.id)
                 return m.id
-        return None
+        return 0
 
     async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
         """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""
@@ -603,13 +606,14 @@ class Announcer:
                 title = localize_kwargs({"embed": kwargs["embed"]}, await self._language(result.channel_id))["embed"].title
                 shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
                                                lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
-                if shown is not None:
+                if shown:
                     await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id, FINAL,
                                                              prompt_key=str(i))
                     final_ids.append(shown)
                     if i == 0:
                         first = discord.Object(shown)
                     continue
+                late = shown is None  # not there: neither is any part after it, nor a result
             msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", i))
             if msg is not None:
                 await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
@@ -637,7 +641,7 @@ class Announcer:
                 wanted = localize_kwargs({"content": text}, await self._language(user_id=s.user_id))["content"]
                 head = wanted.strip().split("\n", 1)[0]
                 if await self._find_shown(None, s.user_id, 0, set(),
-                                          lambda m, h=head: m.content.strip().startswith(h)) is not None:
+                                          lambda m, h=head: m.content.strip().startswith(h)):
                     continue
             await self.dm(s.user_id, content=text, nonce=nonce(result.game_id, "result", s.seat))
         await self.service.record_prompt_message(result.game_id, None, 0, result.channel_id, FINAL, prompt_key="dm")

@@ -781,16 +781,16 @@ class TableCog(commands.Cog, name="Table"):
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
         shown = lockin.render(kind, ctx, load_draft(click.draft, ctx.key), presenter.describe)
-        problem = checks.control_problem(shown, custom_id, values) or checks.blocked_problem(shown, custom_id, values)
-        if problem is not None:
-            if interaction.message is None:
-                await self._reply(interaction, problem)
-                return
+        problem = checks.control_problem(shown, custom_id, values)
+        if problem is not None and interaction.message is not None:
             # The clicked message may show this prompt out of date (the bot stopped between saving a half-made
             # choice and showing it): it is shown again as it stands, so the player can go on from there.
-            spec = kind.render(ctx, draft)
-            spec.description = f"{problem}\n{spec.description or ''}"
-            await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
+            shown.description = f"{problem}\n{shown.description or ''}"
+            await self._edit_original(interaction, presenter, _with_move_line(shown, presenter, ctx, draft))
+            return
+        problem = problem or checks.blocked_problem(shown, custom_id, values)
+        if problem is not None:
+            await self._reply(interaction, problem)
             return
         if is_form:
             form = kind.form(ctx, draft, control.op)

@@ -109,6 +109,34 @@ async def test_a_part_not_shown_before_the_crash_is_sent_once(fake_discord, tmp_
         await table.stop_bot()
 
 
+async def test_a_late_announcement_never_shown_costs_one_search(fake_discord, tmp_path):
+    """Parts go out in order: the first channel line not there means nothing after it was shown, so the
+    private lines are sent without looking for them."""
+    world = fake_discord
+    table, game_id, (outbox_id, parts) = await _game_with_lines(world, tmp_path)
+    try:
+        bot = table.bot
+        contents = {k: world.messages[v].content for k, v in parts.items() if isinstance(v, int) and v}
+        for v in parts.values():
+            if isinstance(v, int) and v:
+                world.messages[v].deleted = True  # the process died before any of it reached Discord
+        await bot.service.outbox_progress(outbox_id, {}, delivered=False)
+        world.nonce_window = 0.0
+        bot.announcer.nonce_trusted = 0.0
+        async with bot.announcer.lock(game_id):
+            assert await bot.announcer.deliver(game_id)
+        await table.settle()
+        assert bot.announcer.searches == 1
+        again = dict(_shown_rows(table.db, game_id))[outbox_id]
+        for key, content in contents.items():
+            shown = world.messages[again[key]]
+            assert shown.content == content and not shown.deleted
+            where = world.channel(shown.channel_id)
+            assert sum(1 for m in where.messages() if m.content == content) == 1
+    finally:
+        await table.stop_bot()
+
+
 async def test_without_the_search_a_late_redelivery_would_show_the_line_twice(fake_discord, tmp_path):
     """The fake forgets nonces like Discord: trusting the nonce after its window doubles the line (what the
     search above prevents)."""
