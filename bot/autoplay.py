@@ -132,7 +132,7 @@ class SimulatedPlayer:
                     # Nothing to do yet: look again when the table changes (someone else moved), or after a
                     # while (the prompt may have come after the look above gave up on it).
                     try:
-                        await self.world.wait_for(lambda: self._channel_mark() != table, timeout=2,
+                        await self.world.wait_for(lambda seen=table: self._channel_mark() != seen, timeout=2,
                                                   what=f"a change at the table for {self.user.name}")
                     except TimeoutError:
                         pass
