@@ -7,19 +7,19 @@ subclass whose `.message` can be shown to the player as is.  See docs/service.md
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import re
 import secrets
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import ai as ai_seats
 from bot.clock import Clock, SystemClock
-from bot.games import GameKind, UnknownKind, compact_json, get_kind
+from bot.games import GameKind, UnknownKind, get_kind
 from bot.storage import CorruptSnapshot, GameRow, OutboxRow, SeatRow, Storage, Tx
+from bot.storage.schema import from_json, json_bytes
 from engine.api import IllegalAction, Prompt
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ MAX_AI_STEPS = 10_000  # guards against an engine that keeps an AI seat pending 
 # ---------------------------------------------------------------- errors
 
 MIN_TIME_LIMIT = 60  # seconds per decision at least: time to notice a DM and read the prompt
+T = TypeVar("T")
+
 TIME_LIMIT_TEXT = "The time limit must be at least 1 minute per decision (or none)."
 
 
@@ -205,16 +207,17 @@ class ActionResult:
 
     def to_blob(self) -> bytes:
         # Field by field, not dataclasses.asdict: that deep-copies every event and view first (half of a
-        # SQLite submission's time went there).  json.dumps writes int keys as strings, as asdict's did.
+        # SQLite submission's time went there).  Int keys are written as strings, as asdict's were.
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self._TRANSIENT}
         d["applied"] = [vars(a) for a in self.applied]
         d["seats"] = [vars(s) for s in self.seats]
         d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
-        return zlib.compress(json.dumps(d, separators=(",", ":")).encode(), 1)
+        # Plain JSON (orjson): a result is a few hundred bytes, and compressing it cost more than it saved.
+        return json_bytes(d)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ActionResult:
-        d = json.loads(zlib.decompress(blob))
+        d = from_json(blob if blob[:1] == b"{" else zlib.decompress(blob))  # older results are compressed
         d["applied"] = [Applied(**a) for a in d["applied"]]
         d["private"] = {int(k): v for k, v in d["private"].items()}
         d["pending"] = {int(k): PendingSeat.from_json(v) for k, v in d["pending"].items()}
@@ -231,6 +234,8 @@ class Reminder:
     deadline: float | None
     prompt_key: str
     kind: str = ""
+    prompt_kind: str = ""  # which decision it waits for (the engine's Prompt.kind)
+    guild_id: int | None = None
 
 
 @dataclass
@@ -271,7 +276,7 @@ def reminder_offsets(limit: int) -> list[float]:
 
 
 def _json_copy(value: Any) -> Any:
-    return json.loads(compact_json(value))
+    return from_json(json_bytes(value))
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
@@ -367,6 +372,21 @@ class GameService:
             yield tx
         if tx.timers_changed and self.on_timers_changed is not None:
             self.on_timers_changed()
+
+    async def _run_transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        """``body(tx)`` as one write transaction through Storage.run (on SQLite one call on the database
+        thread, reads and writes included), so the body awaits only the Tx; the scheduler is woken after."""
+        used: list[Tx] = []
+
+        async def run(tx: Tx) -> T:
+            tx.timers_changed = False
+            used.append(tx)
+            return await body(tx)
+
+        result = await self.storage.run(run)
+        if used and used[0].timers_changed and self.on_timers_changed is not None:
+            self.on_timers_changed()
+        return result
 
     # ------------------------------------------------------------ loading
 
@@ -712,7 +732,8 @@ class GameService:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
-        async with self._transaction() as tx:
+
+        async def body(tx: Tx) -> ActionResult:
             await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -723,14 +744,17 @@ class GameService:
                 raise NotInGame("You do not have a seat in this game.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             if draft is not None and not loaded.kind.is_over(loaded.state):
-                await tx.put_draft(game_id, seat, draft.get("key", prompt_key or ""), draft, now=now)
+                await self._put_draft(tx, game_id, seat, draft, prompt_key or "", now)
             return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
+
+        return await self._run_transaction(body)
 
     async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
                               prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
-        async with self._transaction() as tx:
+
+        async def body(tx: Tx) -> ActionResult:
             await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -740,6 +764,8 @@ class GameService:
                 raise NotInGame(f"There is no seat {seat + 1}.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             return await self._apply_and_commit(tx, loaded, seat, action, "admin", idempotency_key, now)
+
+        return await self._run_transaction(body)
 
     async def _seen(self, tx: Tx, game_id: int, key: str) -> ActionResult | None:
         row = await tx.action_by_key(key)
@@ -794,6 +820,8 @@ class GameService:
         extra: list[dict] = []
         if kind_ == "timeout":
             extra.append({"type": "timeout", "to": "all", "seat": seat})
+            # The seat alone learns what was chosen for it (the choice may be secret until a reveal).
+            extra.append({"type": "timeout_chosen", "to": seat, "action": action})
         result = await self._commit(tx, loaded, applied, extra + list(events), now)
         if kind_ == "timeout":
             result.timed_out = [seat]
@@ -904,7 +932,10 @@ class GameService:
         public, private = _split(events)
         if finished:
             public.append({"type": "final_scores", "to": "all", "scores": scores})
-        await tx.update_game(game.id, now, version=version, status=status)
+        if status != game.status:
+            await tx.update_game(game.id, now, version=version, status=status)
+        else:  # the status's indexes stay untouched: fewer pages written per commit
+            await tx.update_game(game.id, now, version=version)
         await tx.save_snapshot(game.id, version, loaded.last_seq, state, now)
         await tx.append_events(game.id, version, public, now)
         game.version, game.status = version, status
@@ -953,12 +984,10 @@ class GameService:
                 key = prompts[seat].key
                 if any(t.prompt_key != key for t in timers) or not any(t.kind == "deadline" for t in timers):
                     # A new prompt: the old deadline no longer applies, a new one starts now.
-                    if timers:
-                        await tx.cancel_timers(game.id, seat)
                     deadline = now + game.time_limit
-                    await tx.add_timer(game.id, seat, "deadline", deadline, key, now)
-                    for offset in reminder_offsets(game.time_limit):
-                        await tx.add_timer(game.id, seat, "reminder", now + offset, key, now)
+                    schedule = [("deadline", deadline)] + [("reminder", now + offset)
+                                                           for offset in reminder_offsets(game.time_limit)]
+                    await tx.replace_timers(game.id, seat, timers, schedule, key, now)
                     timers = [_Deadline(deadline)]
                     changed = True
             if seat in prompts:
@@ -1014,7 +1043,8 @@ class GameService:
                 deadline = next((t.due_at for t in await tx.timers(game.id)
                                  if t.seat == timer.seat and t.kind == "deadline"), None)
                 user = next((s.user_id for s in loaded.seats if s.seat == timer.seat), None)
-                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind)
+                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind,
+                                current.kind, game.guild_id)
             action = loaded.kind.default_action(loaded.state, timer.seat)
             try:
                 result = await self._apply_and_commit(tx, loaded, timer.seat, action, "timeout",
@@ -1094,7 +1124,10 @@ class GameService:
             # Whose moves were taken back (seats only: a sealed choice made since must stay secret).
             undone_seats = sorted({m[1] for step in steps[target:] for m in step if m[1] is not None})
             event = {"type": "undo", "to": "all", "moves": len(removed), "seats": undone_seats}
-            result = await self._commit(tx, loaded, [], [event], now)
+            # Each seat is told privately which of its own moves went back.
+            mine = [{"type": "undone", "to": seat, "actions": [m[2] for step in steps[target:] for m in step
+                                                              if m[1] == seat]} for seat in undone_seats]
+            result = await self._commit(tx, loaded, [], [event, *mine], now)
             return result
 
     # ------------------------------------------------------------ reading
@@ -1195,7 +1228,32 @@ class GameService:
     async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
         """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""
         async with self._transaction() as tx:
-            await tx.put_draft(game_id, seat, (draft or {}).get("key", ""), draft, now=self.clock.now())
+            if draft is None:
+                await tx.put_draft(game_id, seat, "", None, now=self.clock.now())
+            else:
+                await self._put_draft(tx, game_id, seat, draft, "", self.clock.now())
+
+    async def note_in_draft(self, game_id: int, seat: int, prompt_key: str, notes: dict) -> dict:
+        """Add the bot's notes for a prompt (keys starting "_", e.g. its recap line) to the seat's draft,
+        keeping whatever the player has chosen meanwhile; returns the draft as stored."""
+        async with self._transaction() as tx:
+            stored = await tx.get_draft(game_id, seat)
+            draft = stored[1] if stored is not None and stored[0] == prompt_key else {"key": prompt_key}
+            draft.update(notes)
+            await tx.put_draft(game_id, seat, prompt_key, draft, now=self.clock.now())
+            return draft
+
+    @staticmethod
+    async def _put_draft(tx: Tx, game_id: int, seat: int, draft: dict, prompt_key: str, now: float) -> None:
+        """Store a player's draft; the bot's notes already stored for the same prompt (keys starting "_") are
+        kept when the player's copy was read before they were added."""
+        key = draft.get("key", prompt_key)
+        stored = await tx.get_draft(game_id, seat)
+        if stored is not None and stored[0] == key:
+            notes = {k: v for k, v in stored[1].items() if k.startswith("_") and k not in draft}
+            if notes:
+                draft = {**draft, **notes}
+        await tx.put_draft(game_id, seat, key, draft, now=now)
 
     async def table_state(self, game_id: int) -> ActionResult:
         """The game as the announcer needs it (views, prompts, drafts), with no new events: for
@@ -1239,6 +1297,44 @@ class GameService:
         async with self.storage.reading() as tx:
             await self._game(tx, game_id)
             return [LogEntry(s, v, e) for s, v, e in await tx.events(game_id, after_seq=after_seq, limit=limit)]
+
+    # ------------------------------------------------------------ finished games
+
+    async def finished_games(self, kind: str, guild_id: int | None, channel_id: int | None = None) -> list[GameInfo]:
+        """The finished games of a kind on a server (in one channel when given), newest first."""
+        games = await self.list_games(statuses=("finished",), guild_id=guild_id)
+        return sorted((g for g in games if g.kind == kind and (channel_id is None or g.channel_id == channel_id)),
+                      key=lambda g: -g.id)
+
+    async def game_record(self, game_id: int) -> dict:
+        """The replayable record of a started game (bot/export.py): options, seed, seats, actions, names."""
+        from bot.export import ExportError
+        from bot.export import game_record as record
+
+        async with self.storage.reading() as tx:
+            try:
+                return await record(tx, game_id)
+            except ExportError as exc:
+                raise GameNotStarted(str(exc)) from None
+
+    async def rematch(self, game_id: int, by_user_id: int) -> GameInfo:
+        """A new lobby in the finished game's channel with the same seats (people and AIs) and options; the
+        player who asked is its host. Anyone may leave it before the start."""
+        old = await self.game(game_id)
+        if old.status != "finished":
+            raise NotAllowed("A rematch can be asked for once the game is over.")
+        mine = next((s for s in old.seats if s.user_id == by_user_id and not s.is_ai), None)
+        if mine is None:
+            raise NotInGame("Only a player of this game can ask for a rematch.")
+        options = {**old.options, "seats": len(old.seats)}
+        info = await self.create_lobby(old.guild_id, old.channel_id, by_user_id, mine.display_name, kind=old.kind,
+                                       options=options, time_limit=old.time_limit)
+        for s in sorted(old.seats, key=lambda s: s.seat):
+            if s.is_ai:
+                info = await self.add_ai(info.id, by_user_id, s.display_name)
+            elif s.user_id is not None and s.user_id != by_user_id:
+                info = await self.join(info.id, s.user_id, s.display_name)
+        return info
 
     # ------------------------------------------------------------ preferences and prompt messages
 
