@@ -342,11 +342,15 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
         if c["type"] == "bid":
             by_colour.setdefault(c["color"], []).append(s)
     for colour in COLORS:
-        bidders = by_colour.get(colour, [])
+        bidders = by_colour.get(colour)
         vcount = virtual.count(colour) if virtual else 0
-        bids.extend((s, colour) for s in bidders)
-        if not bidders and not vcount:
-            continue
+        if bidders is None:
+            if not vcount:
+                continue
+            bidders = []
+        else:
+            for s in bidders:
+                bids.append((s, colour))
         there = cards_at(state, colour)
         if not there:
             if bidders:
@@ -354,7 +358,7 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
             continue
         if solo:
             continue  # settled below
-        won = _settle_colour(state, colour, bidders, choices, vcount, events)
+        won = _settle_colour(state, colour, bidders, choices, vcount, events, there)
         for seat, card in won:
             winners.add(seat)
             takes.append(take_card(seat, card, choices[seat].get("archive"), "auction"))
@@ -373,9 +377,11 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     return True
 
 
-def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list) -> list[tuple[int, int]]:
+def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list,
+                   there: list[int] | None = None) -> list[tuple[int, int]]:
     """The per-colour table of §4 with virtual opponents (§11). Returns (seat, card) wins."""
-    there = cards_at(state, colour)
+    if there is None:
+        there = cards_at(state, colour)
     spot = auction_card(state, colour)
     k = len(bidders) + vcount
     wins: list[tuple[int, int]] = []

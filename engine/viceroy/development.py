@@ -62,14 +62,14 @@ def validate_play(state: dict, seat: int, action: dict, fresh: bool = True) -> d
         law = rules_for(state).laws.get(number, PLACED)
         if law.places:
             slot = slot_arg(action.get("slot"))
-            if slot not in P.legal_slots(pyramid, number):
+            if slot not in P.open_places(pyramid, number):
                 raise IllegalAction(f"{C.label(number)} cannot go there: laws go on any open place below level 5.", "bad_slot")
             out["slot"] = slot
         if law.validate is not None:
             out = law.validate(state, seat, action, out, fresh)
         return out
     slot = action.get("slot")
-    if slot not in P.legal_slots(pyramid, number):
+    if slot not in P.open_places(pyramid, number):
         raise IllegalAction(f"{C.label(number)} cannot go there: choose one of the open places.", "bad_slot")
     level = P.parse_slot(slot)[0]
     payment = validate_payment(state, player, number, level, action)
@@ -181,7 +181,7 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
     sources = rules_for(state).payment_sources
     if number in C.LAW_SET or len(sources) != 1 or sources[0] is not INFINITE:
         return None
-    if plan["slot"] not in P.legal_slots(player["pyramid"], number):
+    if plan["slot"] not in P.open_places(player["pyramid"], number):
         return False
     pay, gems = plan["pay"], player["gems"]
     if pay["red"] > gems["red"] or pay["green"] > gems["green"] or pay["blue"] > gems["blue"] or pay["yellow"] > gems["yellow"]:

@@ -195,15 +195,15 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
-    alone = [[[0] * (top[k] + 1) for k in range(4)] for _ in range(n + 1)]
+    alone: list[list[list[int]]] = [[]] * n + [[[0] * (top[k] + 1) for k in range(4)]]
     for i in range(n - 1, -1, -1):
-        for k in range(4):
-            alone[i][k] = list(alone[i + 1][k])
+        after = alone[i + 1]
+        row = list(after)  # a colour this circle has no move of keeps the row after it (never changed)
         for k, need, g in items[i][1]:
-            later, here = alone[i + 1][k], alone[i][k]
-            for r in range(need, top[k] + 1):
-                if later[r - need] + g > here[r]:
-                    here[r] = later[r - need] + g
+            # here[r] = max(here[r], later[r - need] + g) for every r >= need, in one pass
+            here, later = row[k], after[k]
+            row[k] = here[:need] + [a if a >= b + g else b + g for a, b in zip(here[need:], later)]
+        alone[i] = row
     lower = _greedy(items, budget)
     # Lagrangian bound: with a price lam[k] per gem, circles i.. add at most
     # lam . rem + sum_j max(0, max_k(gain - lam[k] * need)) for any prices >= 0.

@@ -109,10 +109,20 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     most; a law is never placed on level 5. A card placed on one level only (``cards.PLACED_ON``) goes on
     that level; on level 0, under two adjacent level-1 cards.
     """
+    return list(open_places(pyramid, card_number))
+
+
+_FIRST = ("1:0",)
+_FIRST_PLACES = (("1:0", 1),)
+_PLACES: dict[tuple, tuple[tuple[str, int], ...]] = {}
+
+
+def open_places(pyramid: dict, card_number: int) -> tuple[str, ...]:
+    """``legal_slots`` as a tuple shared between callers (read it, never change it)."""
     cards = _cards(pyramid)
     placed = PLACED_ON.get(card_number)
     if not cards:
-        return ["1:0"] if placed is None else []
+        return _FIRST if placed is None else ()
     # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; a set,
     # not the order the cards were placed in, so that the same shape built in another order is found too).
     key = (card_number in LAW_SET, placed, frozenset(cards))
@@ -122,7 +132,23 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
         if len(_LEGAL) > 20_000:
             _LEGAL.clear()
         _LEGAL[key] = found
-    return list(found)
+    return found
+
+
+def legal_places(pyramid: dict, card_number: int) -> tuple[tuple[str, int], ...]:
+    """``legal_slots`` with each slot's level, ``((slot, level), ...)``, shared (read it, never change it)."""
+    cards = _cards(pyramid)
+    placed = PLACED_ON.get(card_number)
+    if not cards:
+        return _FIRST_PLACES if placed is None else ()
+    key = (card_number in LAW_SET, placed, frozenset(cards))
+    found = _PLACES.get(key)
+    if found is None:
+        found = tuple((slot, parse_slot(slot)[0]) for slot in open_places(pyramid, card_number))
+        if len(_PLACES) > 20_000:
+            _PLACES.clear()
+        _PLACES[key] = found
+    return found
 
 
 def _legal_slots(cards: dict, card_number: int) -> list[str]:
@@ -422,10 +448,12 @@ __all__ = [
     "free_cards",
     "infinite_gems",
     "law_slots",
+    "legal_places",
     "legal_slots",
     "level_of",
     "magic_bonus",
     "neighbours",
+    "open_places",
     "paintable_sections",
     "parse_slot",
     "power_points",
