@@ -229,13 +229,16 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             public[seat] = {"type": "attack", "card": ch["card"]}
         else:
             public[seat] = {"type": "pass"}
-    text = "; ".join(
-        f"{p(s)} " + (
-            f"bids {c['color']} for {C.label(c['card'])}" if c["type"] == "bid"
-            else f"attacks for {C.label(c['card'])}" if c["type"] == "attack" else "passes"
-        )
-        for s, c in sorted(public.items())
-    )
+    parts = []
+    for s in sorted(public):
+        c = public[s]
+        if c["type"] == "bid":
+            parts.append(f"{p(s)} bids {c['color']} for {C.label(c['card'])}")
+        elif c["type"] == "attack":
+            parts.append(f"{p(s)} attacks for {C.label(c['card'])}")
+        else:
+            parts.append(f"{p(s)} passes")
+    text = "; ".join(parts)
     virtual_bids: list[str | None] = []
     if state["options"]["players"] == 1:
         if any(c["type"] == "bid" for c in choices.values()):

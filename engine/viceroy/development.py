@@ -226,12 +226,18 @@ def step_develop(state: dict, step: dict, events: list) -> bool:
     level = P.parse_slot(slot)[0]
     spend(state, seat, plan)
     player["pyramid"]["cards"][slot] = new_entry(number, slot)
-    cost = C.COST[number][level]
-    ev(events, "all", "plays", f"{p(seat)} plays {C.label(number)} on level {level} for {fmt_gems(cost)}.", seat=seat, card=number, slot=slot, level=level)
+    text = _PLAYS.get((seat, number, level))
+    if text is None:
+        text = _PLAYS[(seat, number, level)] = f"{p(seat)} plays {C.label(number)} on level {level} for {fmt_gems(C.COST[number][level])}."
+    events.append({"type": "plays", "to": "all", "text": text, "seat": seat, "card": number, "slot": slot, "level": level})
     circle_gem(state, seat, slot, events)
     choice = plan.get("reward") or {}
     push(state, {"op": "reward", "seat": seat, "card": number, "slot": slot, "items": reward_items(number, level, choice), "choice": choice})
     return True
+
+
+# The "plays" texts by (seat, card, level): a few thousand at most, each made once.
+_PLAYS: dict[tuple[int, int, int], str] = {}
 
 
 def play_placed(state: dict, seat: int, plan: dict, events: list) -> dict:
@@ -260,10 +266,12 @@ def start(state: dict, events: list) -> None:
 
 
 def auto_pass_empty_hands(state: dict, events: list) -> None:
-    for seat in list(state["active"]):
-        if not state["players"][seat]["hand"]:
-            state["active"].remove(seat)
-            ev(events, "all", "auto_pass", f"{p(seat)} has no card in hand and passes.", seat=seat)
+    active, players = state["active"], state["players"]
+    for seat in list(active):
+        if not players[seat]["hand"]:
+            active.remove(seat)
+            events.append({"type": "auto_pass", "to": "all", "text": f"{p(seat)} has no card in hand and passes.",
+                           "seat": seat})
 
 
 def advance(state: dict, events: list) -> bool | str:

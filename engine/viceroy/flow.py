@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from . import base  # noqa: F401  (installs the base game's ruleset)
 from .errors import IllegalAction
-from .prompts import pending
-from .rules import DONE, next_phase, rules_for, trusted_reading
+from .rules import DONE, Ruleset, next_phase, rules_for, trusted_reading
 from .state import p
 
 
@@ -113,4 +112,14 @@ def advance(state: dict, events: list) -> bool:
         return bool(outcome)
     rules.phases[next_phase(state, phase)].start(state, events)
     # After a phase change: keep going while nobody has anything to decide.
-    return bool(state["queue"]) or (state["phase"] != "over" and not pending(state))
+    return bool(state["queue"]) or (state["phase"] != "over" and not _anyone_waited_for(state, rules))
+
+
+def _anyone_waited_for(state: dict, rules: Ruleset) -> bool:
+    """``bool(pending(state))`` (the phase is not over), without building the prompts."""
+    if state["decision"] is not None:
+        return True
+    phase = rules.phases[state["phase"]]
+    if phase.pending is not None:
+        return bool(phase.pending(state))
+    return bool(state["active"])

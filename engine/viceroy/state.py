@@ -185,14 +185,15 @@ def ext(state: dict, name: str) -> dict:
 
 def balanced_gems(reserve: dict[str, int], count: int, prefer: list[str] | None = None) -> dict[str, int]:
     """``count`` gems from the reserve, spread over the colours (preferred colours first)."""
-    take = zero()
+    take = {"red": 0, "green": 0, "blue": 0, "yellow": 0}
+    need = min(count, sum(reserve.values()))
+    if need <= 0:
+        return take
     order = COLORS if not prefer else list(prefer) + [c for c in COLORS if c not in prefer]
-    left = dict(reserve)
-    need = min(count, sum(left.values()))
-    while need > 0:
+    while True:  # one gem a colour in turn, while the reserve has that colour left
         for c in order:
-            if need and left[c] > 0:
+            if reserve[c] > take[c]:
                 take[c] += 1
-                left[c] -= 1
                 need -= 1
-    return take
+                if not need:
+                    return take
