@@ -21,7 +21,8 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
 
     ``trusted``: the action was built by the engine itself from this state's legal options (the baseline AI's
     seats), so a sealed phase's choice is read without checking it again where the phase's check has a trusted
-    reading (``rules.trust``); the result is the same, only faster. Anything else is checked as always.
+    reading, and a phase's act runs its trusted counterpart where it has one (``rules.trust``); the result is
+    the same, only faster. Anything else is checked as always.
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("That is not an action.", "bad_action")
@@ -49,7 +50,8 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
         raise IllegalAction("There is no question waiting for an answer.", "no_decision")
     phase = rules.phases[state["phase"]]
     if phase.act is not None:
-        phase.act(state, seat, action, events)
+        act = (trusted_reading(phase.act) if trusted else None) or phase.act
+        act(state, seat, action, events)
         return _record(state, events)
     if seat not in state["active"]:
         raise IllegalAction(phase.inactive, "not_active")
