@@ -102,18 +102,21 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
         return {"type": "attack", "card": rng.choice(attack), "archive": False}
     # The bids of M.auction_bids, as (colour, characters there), in the same order.
     gems = player["gems"]
-    spots = auction_cards(state)
+    showing: dict[str, dict] = {}  # colour -> the first auction card showing it
+    for spot in auction_cards(state):
+        for colour in spot["colors"]:
+            if colour not in showing:
+                showing[colour] = spot
     bids = []
     for colour in C.COLORS:
         if gems[colour] > 0:
-            for spot in spots:
-                if colour in spot["colors"]:
-                    base, tip = spot["base"], spot["tip"]
-                    if base is not None:
-                        bids.append((colour, [base] if tip is None else [base, tip]))
-                    elif tip is not None:
-                        bids.append((colour, [tip]))
-                    break
+            spot = showing.get(colour)
+            if spot is not None:
+                base, tip = spot["base"], spot["tip"]
+                if base is not None:
+                    bids.append((colour, [base] if tip is None else [base, tip]))
+                elif tip is not None:
+                    bids.append((colour, [tip]))
     if not bids or rng.random() < 0.15 or len(player["hand"]) > 5:
         count = pass_gems(state, seat)
         return {"type": "pass", "gems": M.balanced_gems(state["reserve"], count, _needed_colours(player))}
@@ -209,9 +212,13 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         places = places_by.get(placed)
         if places is None:
             places = places_by[placed] = P.legal_places(pyramid, number)
+        costs = C.COST[number] if base_pay else None
+        values = _ROW_VALUES.get(number)
+        if values is None:
+            values = _ROW_VALUES[number] = {}
         for slot, level in places:
-            if base_pay:
-                left = C.COST[number][level]  # shared table: copied below only when it changes
+            if costs is not None:
+                left = costs[level]  # shared table: copied below only when it changes
                 used = []
                 if refs:
                     left = dict(left)
@@ -227,7 +234,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
                 payment = auto_payment(player, number, level, state)
                 if payment is None:
                     continue
-            score = level * 2 + _row_value(number, level) + rng.random()
+            value = values.get(level)
+            if value is None:
+                value = values[level] = _row_value(number, level)
+            score = level * 2 + value + rng.random()
             if best is None or score > best_score:
                 best, best_score = (number, slot, level, payment), score
     if best is not None:
@@ -245,6 +255,7 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
 
 
 _ROW_VALUE: dict[tuple[int, int], float] = {}
+_ROW_VALUES: dict[int, dict[int, float]] = {}  # the same, by card then level (what the development choice reads)
 
 
 def _row_value(number: int, level: int) -> float:
@@ -283,6 +294,9 @@ def _next_seat(state: dict) -> int | None:
         return decision["seat"]
     if state["phase"] in _SEALED:
         choices = state["choices"]
+        if not choices:
+            active = state["active"]
+            return min(active) if active else None  # nobody has chosen yet: the lowest active seat
         for seat in sorted(state["active"]):
             if (_KEYS[seat] if seat < 8 else str(seat)) not in choices:
                 return seat

@@ -97,18 +97,29 @@ def validate(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
     raise IllegalAction("In the development phase you may play a card, discard one for 2 gems, or pass.", "bad_type")
 
 
+# Law checks that only refuse (they add nothing to the plan): a trusted plan of such a law needs none of them.
+CHECK_ONLY_LAWS: set[object] = set()
+
+
 def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
     """The plan ``validate`` makes of an action built from the legal options, without its checks: a discard,
-    a pass, or a character paid with gems and infinite gems (a law or another payment source: None, checked)."""
+    a pass, a law placed on an open place whose check only refuses, or a character paid with gems and
+    infinite gems (anything else, such as another payment source: None, checked)."""
     kind = action["type"]
     if kind == "pass":
         return {"type": "pass"}
     if kind == "discard":
         return {"type": "discard", "card": action["card"], "gems": clean_gems(action.get("gems"), "gems to take")}
     number = action["card"]
-    if kind != "play" or number in C.LAW_SET:
+    if kind != "play":
         return None
     rules = rules_for(state)
+    if number in C.LAW_SET:
+        law = rules.laws.get(number, PLACED)
+        if not law.places or (law.validate is not None and law.validate not in CHECK_ONLY_LAWS):
+            return None  # the law's own check adds to the plan: it runs
+        return {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules.piles),
+                "slot": action["slot"]}
     sources = rules.payment_sources
     if len(sources) != 1 or sources[0] is not INFINITE:
         return None
@@ -135,6 +146,9 @@ def where(state: dict, seat: int, plan: dict) -> str:
     return ""
 
 
+_PUBLIC = frozenset({"type", "card", "slot", "target"})  # what the reveal shows of each plan
+
+
 def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
     parts = []
     for seat, ch in sorted(choices.items()):
@@ -144,7 +158,7 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             parts.append(f"{p(seat)} discards {C.label(ch['card'])}")
         else:
             parts.append(f"{p(seat)} passes")
-    public = {str(s): {k: v for k, v in c.items() if k in ("type", "card", "slot", "target")} for s, c in choices.items()}
+    public = {str(s): {k: v for k, v in c.items() if k in _PUBLIC} for s, c in choices.items()}
     ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
     for seat, ch in choices.items():
         if ch["type"] == "pass":
@@ -267,6 +281,8 @@ def start(state: dict, events: list) -> None:
 
 def auto_pass_empty_hands(state: dict, events: list) -> None:
     active, players = state["active"], state["players"]
+    if all(players[seat]["hand"] for seat in active):
+        return  # (the usual case: everyone still holds a card)
     for seat in list(active):
         if not players[seat]["hand"]:
             active.remove(seat)

@@ -63,24 +63,31 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
     if choice is None:
         choice = phase.validate(state, seat, action)
     choices = state["choices"]
-    key = _KEYS[seat] if seat < len(_KEYS) else str(seat)
+    key = _KEYS[seat] if seat < 8 else str(seat)
     amended = key in choices
     choices[key] = choice
     # The two events of every sealed choice, built directly (as ``ev`` builds them): this runs for every action.
     events.append({"type": "choice_recorded", "to": seat,
                    "text": "Your choice is recorded (changed)." if amended else "Your choice is recorded.",
                    "choice": choice})
-    waiting = [s for s in state["active"] if (_KEYS[s] if s < len(_KEYS) else str(s)) not in choices]
-    events.append({"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < len(_CHOSEN) else f"{p(seat)} has chosen.",
-                   "seat": seat, "waiting": waiting})
-    if not waiting:
-        state["choices"] = {}
-        phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
-        run(state, events)
+    if len(state["players"]) <= 8:  # every seat has its key made once
+        waiting = [s for s in state["active"] if _KEYS[s] not in choices]
+    else:
+        waiting = [s for s in state["active"] if str(s) not in choices]
+    chosen = {"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < 8 else f"{p(seat)} has chosen.",
+              "seat": seat, "waiting": waiting}
+    events.append(chosen)
+    if waiting:
+        state["log"].append(chosen)  # the one public event (what _record would keep)
+        return events
+    state["choices"] = {}
+    phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
+    run(state, events)
     return _record(state, events)
 
 
-# Seat keys of ``state["choices"]`` (JSON object keys are strings) and the "has chosen" texts, made once.
+# Seat keys of ``state["choices"]`` (JSON object keys are strings) and the "has chosen" texts, made once for
+# seats 0-7 (more seats are spelled out).
 _KEYS = tuple(str(seat) for seat in range(8))
 _CHOSEN = tuple(f"{p(seat)} has chosen." for seat in range(8))
 

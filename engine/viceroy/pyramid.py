@@ -153,9 +153,14 @@ def legal_places(pyramid: dict, card_number: int) -> tuple[tuple[str, int], ...]
 
 def _legal_slots(cards: dict, card_number: int) -> list[str]:
     by_level: dict[int, set[int]] = {}
+    parsed = _PARSED
     for slot in cards:
-        level, x = parse_slot(slot)
-        by_level.setdefault(level, set()).add(x)
+        level, x = parsed[slot] if slot in parsed else parse_slot(slot)
+        row = by_level.get(level)
+        if row is None:
+            by_level[level] = {x}
+        else:
+            row.add(x)
     placed = PLACED_ON.get(card_number)
     if placed == 0:
         row1, under = by_level.get(1, set()), by_level.get(0, set())
@@ -217,6 +222,10 @@ def _below(slot: str) -> tuple[int, str, str] | None:
     return found
 
 
+# The four sections of the circle under a slot, per slot (a slot's circle is always the same four places).
+_SECTIONS_AT: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
 def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
     below = _below(slot)
     if below is None:
@@ -249,10 +258,15 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
             single, color = True, real[0]
     if color == NONE:  # a section without colour (an aristocrat's lower half) never makes a circle single
         single, color = False, None
+    sections = _SECTIONS_AT.get(slot)
+    if sections is None:
+        if len(_SECTIONS_AT) > 50_000:
+            _SECTIONS_AT.clear()
+        sections = _SECTIONS_AT[slot] = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
     return {
         "slot": slot,
         "level": level,
-        "sections": [(ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right")],
+        "sections": list(sections),
         "colors": colors,
         "single": single,
         "color": color,

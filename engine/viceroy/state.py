@@ -82,7 +82,8 @@ def clean_gems(value: object, what: str) -> dict[str, int]:
         except KeyError:
             pass
         else:
-            if type(r) is int and type(g) is int and type(b) is int and type(y) is int and min(r, g, b, y) >= 0:
+            if (type(r) is int and type(g) is int and type(b) is int and type(y) is int
+                    and r >= 0 and g >= 0 and b >= 0 and y >= 0):
                 return {"red": r, "green": g, "blue": b, "yellow": y}
     if not isinstance(value, dict):
         raise IllegalAction(f"The {what} must name gem colours and counts.", "bad_gems")
@@ -137,9 +138,11 @@ def science_count(player: dict) -> int:
     n = 0
     images = C.IMAGES  # science images on aristocrats count too (not tokens, but they give the pass gem)
     for e in player["pyramid"]["cards"].values():
-        for t in e["tokens"]:
-            if t["type"] == "science":
-                n += 1
+        tokens = e["tokens"]
+        if tokens:  # most cards carry no token
+            for t in tokens:
+                if t["type"] == "science":
+                    n += 1
         if images and e["card"] in images:
             for i in images[e["card"]]:
                 if i["type"] == "science":
