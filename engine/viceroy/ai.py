@@ -102,21 +102,18 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
         return {"type": "attack", "card": rng.choice(attack), "archive": False}
     # The bids of M.auction_bids, as (colour, characters there), in the same order.
     gems = player["gems"]
-    showing: dict[str, dict] = {}  # colour -> the first auction card showing it
-    for spot in auction_cards(state):
-        for colour in spot["colors"]:
-            if colour not in showing:
-                showing[colour] = spot
+    spots = auction_cards(state)
     bids = []
     for colour in C.COLORS:
         if gems[colour] > 0:
-            spot = showing.get(colour)
-            if spot is not None:
-                base, tip = spot["base"], spot["tip"]
-                if base is not None:
-                    bids.append((colour, [base] if tip is None else [base, tip]))
-                elif tip is not None:
-                    bids.append((colour, [tip]))
+            for spot in spots:
+                if colour in spot["colors"]:
+                    base, tip = spot["base"], spot["tip"]
+                    if base is not None:
+                        bids.append((colour, [base] if tip is None else [base, tip]))
+                    elif tip is not None:
+                        bids.append((colour, [tip]))
+                    break
     if not bids or rng.random() < 0.15 or len(player["hand"]) > 5:
         count = pass_gems(state, seat)
         return {"type": "pass", "gems": M.balanced_gems(state["reserve"], count, _needed_colours(player))}

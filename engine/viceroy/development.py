@@ -57,9 +57,10 @@ def validate_play(state: dict, seat: int, action: dict, fresh: bool = True) -> d
     if number not in player["hand"]:
         raise IllegalAction(f"{C.label(number)} is not in your hand.", "not_in_hand")
     pyramid = player["pyramid"]
-    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules_for(state).piles)}
+    rules = rules_for(state)
+    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules.piles)}
     if C.is_law(number):
-        law = rules_for(state).laws.get(number, PLACED)
+        law = rules.laws.get(number, PLACED)
         if law.places:
             slot = slot_arg(action.get("slot"))
             if slot not in P.open_places(pyramid, number):

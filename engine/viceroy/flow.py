@@ -99,20 +99,22 @@ def _record(state: dict, events: list[dict]) -> list[dict]:
 
 def run(state: dict, events: list) -> None:
     """Work through the resolution queue, then advance the game until someone must decide."""
-    steps = rules_for(state).steps
+    rules = rules_for(state)
+    steps = rules.steps
     while True:
         queue = state["queue"]
         while queue:
             if not steps[queue[0]["op"]](state, queue[0], events):
                 return
             queue.pop(0)
-        if not advance(state, events):
+        if not advance(state, events, rules):
             return
 
 
-def advance(state: dict, events: list) -> bool:
+def advance(state: dict, events: list, rules: Ruleset | None = None) -> bool:
     """The queue is empty: move on. Returns True if more automatic work was queued."""
-    rules = rules_for(state)
+    if rules is None:
+        rules = rules_for(state)
     phase = rules.phases[state["phase"]]
     if phase.advance is None:
         return False

@@ -140,8 +140,14 @@ def spend(state: dict, seat: int, plan: dict) -> None:
     player = state["players"][seat]
     pay = plan["pay"]
     gems, reserve = player["gems"], state["reserve"]
-    for c in COLORS:
-        gems[c] -= pay[c]
-        reserve[c] += pay[c]
+    r, g, b, y = pay["red"], pay["green"], pay["blue"], pay["yellow"]  # (every play, written out)
+    gems["red"] -= r
+    gems["green"] -= g
+    gems["blue"] -= b
+    gems["yellow"] -= y
+    reserve["red"] += r
+    reserve["green"] += g
+    reserve["blue"] += b
+    reserve["yellow"] += y
     for source in rules_for(state).payment_sources:
         source.spend(state, seat, plan.get(source.key, source.empty))
