@@ -15,6 +15,7 @@ from typing import Any
 from bot.i18n import LANGUAGES, catalogue
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from bot.ui.ids import ControlId, encode_key
+from bot.ui.texts import BLOCKED_MARK
 
 
 def parse_id(custom_id: str) -> tuple[str, int, int, str, str] | None:
@@ -51,13 +52,17 @@ def game_over(channel: FakeChannel) -> bool:
     return any(any(t in (e.get("title") or "") for t in FINAL_TITLES) for m in channel.messages() for e in m.embeds)
 
 
+# Seconds a simulated player waits for the bot to answer a click. Generous: on a loaded machine a prompt
+# with a picture takes a while to redraw, and acting on the old one would make a decision on a stale prompt.
+ANSWER_TIMEOUT = 60.0
+
 Strategy = Callable[["SimulatedPlayer", FakeMessage], Awaitable[None]]
 
 
 async def any_control(player: SimulatedPlayer, msg: FakeMessage) -> None:
     """A strategy for any game: a random option of the first menu, else a random enabled button."""
     ctl = controls(msg)
-    menus = [c for c in ctl.values() if c.get("type") == 3 and c.get("options")]
+    menus = [c for c in ctl.values() if c.get("type") == 3 and player._options(c)]
     if menus:
         menu = menus[0]
         n = max(1, menu.get("min_values", 1))
@@ -165,7 +170,7 @@ class SimulatedPlayer:
         """Wait until the bot has updated the prompt (or answered privately): never act on a stale picture."""
         try:
             await self.world.wait_for(lambda: msg.edits > edits or len(self.user.ephemerals()) > notes,
-                                      timeout=15, what=f"the bot's answer to {self.user.name}")
+                                      timeout=ANSWER_TIMEOUT, what=f"the bot's answer to {self.user.name}")
         except TimeoutError:
             pass
         await self.world.idle(quiet=0.02, timeout=10)
@@ -182,16 +187,25 @@ class SimulatedPlayer:
         return rec
 
     def _options(self, comp: dict) -> list[str]:
-        return [o["value"] for o in comp.get("options", [])]
+        """The values a person would pick: options marked as not possible now (with their reason) are read,
+        not chosen."""
+        return [o["value"] for o in comp.get("options", []) if not str(o.get("label", "")).startswith(BLOCKED_MARK)]
 
     def _chosen(self, comp: dict) -> bool:
         return any(o.get("default") for o in comp.get("options", []))
 
     async def decide(self, msg: FakeMessage) -> None:
-        """Make one complete decision on a prompt message (several clicks for a development plan)."""
+        """Make one complete decision on a prompt message (several clicks for a development plan), and lock
+        it in when the prompt drafts it (a sealed choice: bot/ui/lockin.py)."""
         if self.strategy is not None:
             await self.strategy(self, msg)
-            return
+        else:
+            await self._decide(msg)
+        lock = controls(msg).get("lock")
+        if lock is not None and not lock.get("disabled"):
+            await self._click(msg, lock)
+
+    async def _decide(self, msg: FakeMessage) -> None:
         ctl = controls(msg)
         if "choose" in ctl:  # auction
             opts = self._options(ctl["choose"])
@@ -274,7 +288,7 @@ class SimulatedPlayer:
                 continue
             for op in ("slot", "target", "opt", "color", "take", "tuck1", "lvl5", "draw"):
                 comp = ctl.get(op)
-                if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and comp.get("options"):
+                if comp is not None and comp.get("type") == 3 and not self._chosen(comp) and self._options(comp):
                     options = self._options(comp)
                     # Places are listed from level 1 upwards: a player builds up when they can.
                     await self._select(msg, comp, [options[-1] if op == "slot" else options[0]])

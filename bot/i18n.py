@@ -57,6 +57,9 @@ class _Template:
     pattern: re.Pattern[str]
     names: tuple[str, ...]
     target: str
+    literal: int  # how many characters of the English text are not placeholders
+
+
 
 
 def _compile(source: str, target: str) -> _Template:
@@ -73,7 +76,8 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else _WORD if _is_word(name) else _ANY})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
-    return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target)
+    return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target,
+                     len(_PLACEHOLDER.sub("", source)))
 
 
 _NUMBER = r"[-+]?\d+"
@@ -86,7 +90,9 @@ def _is_number(name: str) -> bool:
 
 
 _WORD = r"[^\s,;]+"
-_ANY = r"(?:(?!; ).)+?"  # never across "; ", which joins the parts of a line (each part has its own template)
+# Never across "; ", which joins the parts of a line, nor across the end of a sentence: each part and sentence
+# has its own template ("{who} takes {x} from {y}." must not take "Last round: Ann" for a name).
+_ANY = r"(?:(?!; |[.!?] ).)+?"
 
 
 def _is_word(name: str) -> bool:
@@ -115,8 +121,10 @@ class Catalogue:
             else:
                 self.exact[source] = target
         for group in self._templates.values():
-            # Longer templates first: "{who} passes and takes {n} gems." before "{who} passes{rest}".
-            group.sort(key=lambda t: -len(t.pattern.pattern))
+            # The most specific first, by the text they spell out (not their regex, which grows with each
+            # placeholder): "{who} takes {n} gems from the reserve (passing)." before "{who} takes {x} from {y}.",
+            # "{who} passes and takes {n} gems." before "{who} passes{rest}".
+            group.sort(key=lambda t: -t.literal)
         self._line = lru_cache(maxsize=50_000)(self._translate_line)
 
     @property
@@ -215,7 +223,9 @@ def _first_word_of_text(text: str) -> str:
     return text.split(" ", 1)[0] if " " in text else ""
 
 
-SHARED_FILES = ("common.json", "commands.json")  # every other file holds one game's texts, named after its kind
+# Every other file holds one game's texts, named after its kind, or a part of the bot's texts for the games its
+# "games" list names ("*": all).
+SHARED_FILES = ("common.json", "commands.json")
 
 
 def _load_entries(locale: str, game: str | None) -> dict[str, str]:
@@ -224,20 +234,29 @@ def _load_entries(locale: str, game: str | None) -> dict[str, str]:
     root = resources.files("data").joinpath("i18n", locale)
     if not root.is_dir():
         return entries
+    others = sorted(p.name for p in root.iterdir() if p.name.endswith(".json") and p.name not in SHARED_FILES)
+    loaded = {name: json.loads(root.joinpath(name).read_text(encoding="utf-8"))
+              for name in [*SHARED_FILES, *others] if root.joinpath(name).is_file()}
     if game:
-        files = [*SHARED_FILES, f"{game}.json"]
+        # A game's own file, and the files of a part of the bot (a "games" list) that serve it or every game ("*").
+        files = [*SHARED_FILES, *(name for name in others if game in file_games(name, loaded[name]) or
+                                  "*" in file_games(name, loaded[name]))]
     else:  # the game is not known (a click before its game is read): every game's texts, which never disagree
-        files = [*SHARED_FILES, *sorted(p.name for p in root.iterdir() if p.name.endswith(".json")
-                                        and p.name not in SHARED_FILES)]
+        files = [*SHARED_FILES, *others]
     for name in files:
-        item = root.joinpath(name)
-        if not item.is_file():
+        data = loaded.get(name)
+        if data is None:
             continue
-        data = json.loads(item.read_text(encoding="utf-8"))
         for source, target in data.get("entries", {}).items():
             check_entry(source, target, where=f"{locale}/{name}")
             entries[source] = target
     return entries
+
+
+def file_games(name: str, data: Mapping[str, Any]) -> list[str]:
+    """The games a catalogue file serves: its "games" list ("*": every game), else the game it is named after."""
+    games = data.get("games")
+    return list(games) if games else [name.removesuffix(".json")]
 
 
 def catalogue_files(locale: str) -> list[str]:

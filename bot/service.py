@@ -231,6 +231,8 @@ class Reminder:
     deadline: float | None
     prompt_key: str
     kind: str = ""
+    prompt_kind: str = ""  # which decision it waits for (the engine's Prompt.kind)
+    guild_id: int | None = None
 
 
 @dataclass
@@ -723,7 +725,7 @@ class GameService:
                 raise NotInGame("You do not have a seat in this game.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             if draft is not None and not loaded.kind.is_over(loaded.state):
-                await tx.put_draft(game_id, seat, draft.get("key", prompt_key or ""), draft, now=now)
+                await self._put_draft(tx, game_id, seat, draft, prompt_key or "", now)
             return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
 
     async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
@@ -794,6 +796,8 @@ class GameService:
         extra: list[dict] = []
         if kind_ == "timeout":
             extra.append({"type": "timeout", "to": "all", "seat": seat})
+            # The seat alone learns what was chosen for it (the choice may be secret until a reveal).
+            extra.append({"type": "timeout_chosen", "to": seat, "action": action})
         result = await self._commit(tx, loaded, applied, extra + list(events), now)
         if kind_ == "timeout":
             result.timed_out = [seat]
@@ -1014,7 +1018,8 @@ class GameService:
                 deadline = next((t.due_at for t in await tx.timers(game.id)
                                  if t.seat == timer.seat and t.kind == "deadline"), None)
                 user = next((s.user_id for s in loaded.seats if s.seat == timer.seat), None)
-                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind)
+                return Reminder(game.id, game.channel_id, timer.seat, user, deadline, timer.prompt_key, game.kind,
+                                current.kind, game.guild_id)
             action = loaded.kind.default_action(loaded.state, timer.seat)
             try:
                 result = await self._apply_and_commit(tx, loaded, timer.seat, action, "timeout",
@@ -1094,7 +1099,10 @@ class GameService:
             # Whose moves were taken back (seats only: a sealed choice made since must stay secret).
             undone_seats = sorted({m[1] for step in steps[target:] for m in step if m[1] is not None})
             event = {"type": "undo", "to": "all", "moves": len(removed), "seats": undone_seats}
-            result = await self._commit(tx, loaded, [], [event], now)
+            # Each seat is told privately which of its own moves went back.
+            mine = [{"type": "undone", "to": seat, "actions": [m[2] for step in steps[target:] for m in step
+                                                              if m[1] == seat]} for seat in undone_seats]
+            result = await self._commit(tx, loaded, [], [event, *mine], now)
             return result
 
     # ------------------------------------------------------------ reading
@@ -1195,7 +1203,32 @@ class GameService:
     async def save_draft(self, game_id: int, seat: int, draft: dict | None) -> None:
         """Keep a seat's unfinished plan for its current prompt (draft["key"]); None drops it."""
         async with self._transaction() as tx:
-            await tx.put_draft(game_id, seat, (draft or {}).get("key", ""), draft, now=self.clock.now())
+            if draft is None:
+                await tx.put_draft(game_id, seat, "", None, now=self.clock.now())
+            else:
+                await self._put_draft(tx, game_id, seat, draft, "", self.clock.now())
+
+    async def note_in_draft(self, game_id: int, seat: int, prompt_key: str, notes: dict) -> dict:
+        """Add the bot's notes for a prompt (keys starting "_", e.g. its recap line) to the seat's draft,
+        keeping whatever the player has chosen meanwhile; returns the draft as stored."""
+        async with self._transaction() as tx:
+            stored = await tx.get_draft(game_id, seat)
+            draft = stored[1] if stored is not None and stored[0] == prompt_key else {"key": prompt_key}
+            draft.update(notes)
+            await tx.put_draft(game_id, seat, prompt_key, draft, now=self.clock.now())
+            return draft
+
+    @staticmethod
+    async def _put_draft(tx: Tx, game_id: int, seat: int, draft: dict, prompt_key: str, now: float) -> None:
+        """Store a player's draft; the bot's notes already stored for the same prompt (keys starting "_") are
+        kept when the player's copy was read before they were added."""
+        key = draft.get("key", prompt_key)
+        stored = await tx.get_draft(game_id, seat)
+        if stored is not None and stored[0] == key:
+            notes = {k: v for k, v in stored[1].items() if k.startswith("_") and k not in draft}
+            if notes:
+                draft = {**draft, **notes}
+        await tx.put_draft(game_id, seat, key, draft, now=now)
 
     async def table_state(self, game_id: int) -> ActionResult:
         """The game as the announcer needs it (views, prompts, drafts), with no new events: for
@@ -1239,6 +1272,44 @@ class GameService:
         async with self.storage.reading() as tx:
             await self._game(tx, game_id)
             return [LogEntry(s, v, e) for s, v, e in await tx.events(game_id, after_seq=after_seq, limit=limit)]
+
+    # ------------------------------------------------------------ finished games
+
+    async def finished_games(self, kind: str, guild_id: int | None, channel_id: int | None = None) -> list[GameInfo]:
+        """The finished games of a kind on a server (in one channel when given), newest first."""
+        games = await self.list_games(statuses=("finished",), guild_id=guild_id)
+        return sorted((g for g in games if g.kind == kind and (channel_id is None or g.channel_id == channel_id)),
+                      key=lambda g: -g.id)
+
+    async def game_record(self, game_id: int) -> dict:
+        """The replayable record of a started game (bot/export.py): options, seed, seats, actions, names."""
+        from bot.export import ExportError
+        from bot.export import game_record as record
+
+        async with self.storage.reading() as tx:
+            try:
+                return await record(tx, game_id)
+            except ExportError as exc:
+                raise GameNotStarted(str(exc)) from None
+
+    async def rematch(self, game_id: int, by_user_id: int) -> GameInfo:
+        """A new lobby in the finished game's channel with the same seats (people and AIs) and options; the
+        player who asked is its host. Anyone may leave it before the start."""
+        old = await self.game(game_id)
+        if old.status != "finished":
+            raise NotAllowed("A rematch can be asked for once the game is over.")
+        mine = next((s for s in old.seats if s.user_id == by_user_id and not s.is_ai), None)
+        if mine is None:
+            raise NotInGame("Only a player of this game can ask for a rematch.")
+        options = {**old.options, "seats": len(old.seats)}
+        info = await self.create_lobby(old.guild_id, old.channel_id, by_user_id, mine.display_name, kind=old.kind,
+                                       options=options, time_limit=old.time_limit)
+        for s in sorted(old.seats, key=lambda s: s.seat):
+            if s.is_ai:
+                info = await self.add_ai(info.id, by_user_id, s.display_name)
+            elif s.user_id is not None and s.user_id != by_user_id:
+                info = await self.join(info.id, s.user_id, s.display_name)
+        return info
 
     # ------------------------------------------------------------ preferences and prompt messages
 

@@ -30,10 +30,23 @@ from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
 from bot.storage import OutboxRow
-from bot.ui import sync
-from bot.ui.drafts import load_draft
+from bot.ui import ids, lockin, sync
+from bot.ui.drafts import RECAP, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.texts import channel_gone_text, move_line, names_map, split_text, timestamp
+from bot.ui.spec import Button
+from bot.ui.texts import (
+    REMATCH,
+    channel_gone_text,
+    jump_link,
+    names_map,
+    ping_text,
+    prompt_head,
+    reminder_text,
+    split_text,
+    timeout_public,
+    timestamp,
+    where_text,
+)
 from engine.api import GameType, Outcome
 
 from .discord_ui import localize_kwargs, message_kwargs, refile, shown_picture
@@ -321,6 +334,11 @@ class Announcer:
             except Exception:
                 log.exception("announcing for game %s failed", result.game_id)
 
+    def where(self, guild_id: int | None, channel_id: int) -> str:
+        """Where a game is played, for a message read in DMs: the server's name and the channel."""
+        guild = self.client.get_guild(guild_id) if guild_id else None
+        return where_text(guild.name if guild is not None else None, channel_id)
+
     async def _messages_lane(self, result: ActionResult) -> None:
         if result.finished or result.status != "active":
             return
@@ -379,7 +397,7 @@ class Announcer:
         for e in public:
             if e.get("type") == "timeout":
                 seat = e.get("seat")
-                lines.append(f"⌛ Time ran out for {names.get(seat, seat)}: they pass (or skip).")
+                lines.append(timeout_public(names.get(seat, str(seat))))
         return lines
 
     async def _deliver(self, row: OutboxRow, live: ActionResult | None) -> bool:
@@ -452,10 +470,18 @@ class Announcer:
     async def _remind(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
             return
-        name = self.presenter(reminder.kind).display_name
-        text = f"⏰ Reminder: {name} game #{reminder.game_id} is waiting for your move ({timestamp(reminder.deadline)})."
+        presenter = self.presenter(reminder.kind)
+        decision = presenter.decision_name(reminder.prompt_kind)
+        prompt = next((m for m in reversed(await self.service.prompt_messages(reminder.game_id))
+                       if m.purpose == "prompt" and m.seat == reminder.seat and m.prompt_key == reminder.prompt_key
+                       and m.message_id), None)
+        link = jump_link(None, prompt.channel_id, prompt.message_id) if prompt is not None else ""
+        text = reminder_text(presenter.display_name, reminder.game_id, decision, reminder.deadline,
+                             self.where(reminder.guild_id, reminder.channel_id), link)
         if await self.dm(reminder.user_id, content=text) is None:
-            await self.send_channel(reminder.channel_id, content=f"<@{reminder.user_id}> {text} Press **My screen** to play.")
+            await self.send_channel(reminder.channel_id, content=ping_text(
+                reminder.user_id, presenter.display_name, reminder.game_id, decision)
+                + f" ({timestamp(reminder.deadline)})")
 
     def event_lines(self, presenter: Presenter, result: ActionResult, names: dict[int, str]) -> list[str]:
         again = [seat for seat, p in sorted(result.pending.items()) if p.waiting and not p.is_ai]
@@ -492,6 +518,9 @@ class Announcer:
         for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
             if str(i) in posted:
                 continue
+            if i == 0:  # the score sheet: who won by how much, and the same table again
+                spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
+                spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
             msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
                                           nonce=nonce(result.game_id, "final", i))
             if msg is not None:
@@ -668,8 +697,13 @@ class Announcer:
         if ctx is None or ctx.prompt is None or s.user_id is None:
             return
         draft = load_draft(result.drafts.get(s.seat), ctx.key)
-        spec = presenter.prompt_kind(ctx.prompt).render(ctx, draft)
-        content = move_line(presenter.display_name, result.game_id, ctx.deadline)
+        recap = presenter.recap(result.public, result.private.get(s.seat, []), s.seat, names)
+        if recap and draft.get(RECAP) != recap:
+            # Kept with the prompt's draft (merged into what the player may have chosen already, through
+            # "My screen"): every edit of the prompt repeats it.
+            draft = await self.service.note_in_draft(result.game_id, s.seat, ctx.key, {RECAP: recap})
+        spec = lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe)
+        content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
         msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content),
                             nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
         if msg is not None:
@@ -679,8 +713,8 @@ class Announcer:
             # DMs closed: a ping in the channel, the prompt itself comes through "My screen".
             await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
                                                      prompt_key=ctx.key)
-            await self.send_channel(result.channel_id, content=f"<@{s.user_id}>, your move in {presenter.display_name}: "
-                                    "press **My screen** (I cannot DM you).")
+            await self.send_channel(result.channel_id, content=ping_text(
+                s.user_id, presenter.display_name, result.game_id, presenter.decision_name(ctx.prompt.kind)))
 
     async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
                              s: sync.SeatState, old: Any) -> None:

@@ -19,7 +19,7 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader
 from bot.ui import ids
-from bot.ui.spec import Button, FormSpec, MessageSpec, Select
+from bot.ui.spec import Button, FormSpec, MessageSpec, Select, cut
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -82,16 +82,20 @@ def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
     for r, row in enumerate(rows[:5]):
         for comp in row:
             if isinstance(comp, Button):
-                item: discord.ui.Item = discord.ui.Button(label=comp.label, custom_id=comp.custom_id,
+                item: discord.ui.Item = discord.ui.Button(label=cut(comp.label, 80), custom_id=comp.custom_id,
                                                           style=STYLES[comp.style], disabled=comp.disabled)
                 control = ids.ControlId.decode(comp.custom_id)
                 cls: type = PromptControl if control is not None and control.surface == "prompt" else TableButton
             else:
-                options = [discord.SelectOption(label=o.label, value=o.value, description=o.description, default=o.default)
+                # Cut again after translating: a translation may be longer than the English the spec was cut to,
+                # and Discord refuses the whole message for one option over its limit.
+                options = [discord.SelectOption(label=cut(o.label), value=o.value, default=o.default,
+                                                description=cut(o.description) if o.description else o.description)
                            for o in comp.options]
                 if not options:
                     continue
-                item = discord.ui.Select(custom_id=comp.custom_id, placeholder=comp.placeholder, options=options,
+                item = discord.ui.Select(custom_id=comp.custom_id, options=options,
+                                         placeholder=cut(comp.placeholder, 150) if comp.placeholder else None,
                                          min_values=comp.min_values, max_values=comp.max_values)
                 control = ids.ControlId.decode(comp.custom_id)
                 cls = TableButton if control is not None and control.surface in ("lobby", "table") else PromptControl

@@ -8,6 +8,8 @@ announcer. Nothing here knows a game's rules or texts.
 import asyncio
 import contextlib
 import inspect
+import io
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -32,11 +34,22 @@ from bot.service import (
     StalePrompt,
     ai_seat_name,
 )
-from bot.ui import checks, ids, lobby
-from bot.ui.drafts import load_draft
+from bot.ui import checks, ids, lobby, lockin
+from bot.ui.drafts import RECAP, load_draft
+from bot.ui.history import HISTORY_SIZE, STATS_GAMES, history_line, history_text, stats_table, stats_text
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
-from bot.ui.spec import Button, MessageSpec, PlanIncomplete
-from bot.ui.texts import hours, move_line, names_map, split_text
+from bot.ui.spec import Button, MessageSpec, PlanIncomplete, cut
+from bot.ui.texts import (
+    EXPORT_FINISHED_ONLY,
+    IN_A_SERVER,
+    NOTHING_DRAFTED,
+    export_text,
+    hours,
+    names_map,
+    no_card_text,
+    prompt_head,
+    split_text,
+)
 from engine.api import GameType, OptionSpec
 
 from .announcer import Announcer
@@ -246,12 +259,28 @@ class TableCog(commands.Cog, name="Table"):
         perms = getattr(interaction.user, "guild_permissions", None)
         return bool(perms and (perms.manage_guild or perms.administrator))
 
-    async def _game_here(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
+    async def _game_here(self, interaction: discord.Interaction, game: _Game, *, finished_ok: bool = False,
+                         game_id: int | None = None) -> GameInfo:
+        """The game a command is about: `game_id` when given (a finished one too), else the channel's open game
+        (in DMs: the user's), else, for commands that only look (`finished_ok`), the channel's latest game."""
+        if game_id is not None:
+            return await self._numbered_game(interaction, game, game_id)
         if interaction.guild_id is None:
             return await self._game_of_user(interaction, game)
         info = await self.service.game_in_channel(interaction.channel_id or 0)
+        if (info is None or info.kind != game.name) and finished_ok:
+            done = await self.service.finished_games(game.name, interaction.guild_id, interaction.channel_id)
+            info = done[0] if done else None
         if info is None or info.kind != game.name:
             raise ServiceError(f"There is no {game.title} game in this channel. Start one with `/{game.command} new`.")
+        return info
+
+    async def _numbered_game(self, interaction: discord.Interaction, game: _Game, game_id: int) -> GameInfo:
+        """Game #N, if it is one of this kind that the user may look at: hosted on this server, or theirs."""
+        info = await self.service.game(game_id)
+        seated = any(s.user_id == interaction.user.id for s in info.seats)
+        if info.kind != game.name or not (seated or (interaction.guild_id and info.guild_id == interaction.guild_id)):
+            raise ServiceError(f"There is no {game.title} game #{game_id} here.")
         return info
 
     async def _game_of_user(self, interaction: discord.Interaction, game: _Game) -> GameInfo:
@@ -355,16 +384,35 @@ class TableCog(commands.Cog, name="Table"):
         async def waiting(interaction: discord.Interaction) -> None:
             await self._safe(interaction, self._waiting(interaction, game))
 
-        async def status(interaction: discord.Interaction) -> None:
-            await self._safe(interaction, self._status(interaction, game))
+        @app_commands.describe(game_number="A game's number (default: this channel's game, or its latest)")
+        async def status(interaction: discord.Interaction, game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._status(interaction, game, game_number))
 
-        @app_commands.describe(player="Whose board (default: yours)")
-        async def show(interaction: discord.Interaction, player: discord.User | None = None) -> None:
-            await self._safe(interaction, self._show(interaction, game, player))
+        @app_commands.describe(player="Whose board (default: yours)",
+                               game_number="A game's number (default: this channel's game, or its latest)")
+        async def show(interaction: discord.Interaction, player: discord.User | None = None,
+                       game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._show(interaction, game, player, game_number))
 
-        @app_commands.describe(count="How many events (default 15)")
-        async def log_cmd(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
-            await self._safe(interaction, self._log(interaction, game, count))
+        @app_commands.describe(count="How many events (default 15)",
+                               game_number="A game's number (default: this channel's game, or its latest)")
+        async def log_cmd(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15,
+                          game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._log(interaction, game, count, game_number))
+
+        async def history(interaction: discord.Interaction) -> None:
+            await self._safe(interaction, self._history(interaction, game))
+
+        @app_commands.describe(player="Whose results (default: the server's leaderboard)")
+        async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+            await self._safe(interaction, self._stats(interaction, game, player))
+
+        @app_commands.describe(game_number="A game's number (default: this channel's game, or its latest)")
+        async def export(interaction: discord.Interaction, game_number: app_commands.Range[int, 1] | None = None) -> None:
+            await self._safe(interaction, self._export(interaction, game, game_number))
+
+        for callback in (status, show, log_cmd, export):  # the option is called "game" on Discord
+            app_commands.rename(game_number="game")(callback)
 
         @app_commands.describe(topic="Which part of the rules")
         @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in p.rules_topics])
@@ -457,13 +505,31 @@ class TableCog(commands.Cog, name="Table"):
 
             await self._safe(interaction, run())
 
+        if p.card_entries():
+            @app_commands.describe(card="The card's number or name")
+            async def card_cmd(interaction: discord.Interaction, card: str) -> None:
+                await self._safe(interaction, self._card(interaction, game, card))
+
+            async def card_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+                with self._tracking(interaction):
+                    return [app_commands.Choice(name=cut(label, 100), value=value[:100])
+                            for value, label in p.card_matches(current)]
+
+            look_up = cmd(name="card", description=f"Look up a {game.title} card: its face and what it does",
+                          callback=card_cmd)
+            look_up.autocomplete("card")(card_complete)
+            group.add_command(look_up)
+
         mine = "secret screen and current choice" if game.type.hidden_information else "current decision"
         for name, description, callback in (
                 ("screen", f"Show your {mine} (only you see it)", screen),
                 ("waiting", "Who the game is waiting for, and until when", waiting),
                 ("status", "The table as it stands", status),
                 ("show", p.board_description if hasattr(p, "board_description") else "Show a player's board", show),
-                ("log", "The latest public events of this game", log_cmd),
+                ("log", "The latest public events of this game (or of a finished one)", log_cmd),
+                ("history", "The finished games of this server", history),
+                ("stats", "Results on this server: a player's, or the leaderboard", stats),
+                ("export", "The replayable record of a game, as a file", export),
                 ("rules", f"The rules of {game.title} and this bot's rulings", rules),
                 ("settings", "Host: change the time limit per decision", settings),
                 ("abandon", "Host or admin: abandon the game in this channel", abandon),
@@ -586,6 +652,8 @@ class TableCog(commands.Cog, name="Table"):
             control = ids.ControlId.decode(custom_id)
             if control is not None and control.surface == "table" and control.op == "screen":
                 await self.show_screen(interaction, control.game)
+            elif control is not None and control.surface == "table" and control.op == "rematch":
+                await self._safe(interaction, self._rematch(interaction, control.game))
             elif control is not None and control.surface == "table" and control.op.startswith(("confirm.", "cancel.")):
                 await self._safe(interaction, self._confirmed(interaction, control.op))
             elif control is not None and control.surface == "lobby" and lobby.is_menu(control.op):
@@ -712,7 +780,8 @@ class TableCog(commands.Cog, name="Table"):
         presenter = self.game_of(ctx.kind).presenter
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
-        problem = checks.control_problem(kind.render(ctx, load_draft(click.draft, ctx.key)), custom_id, values)
+        shown = lockin.render(kind, ctx, load_draft(click.draft, ctx.key), presenter.describe)
+        problem = checks.control_problem(shown, custom_id, values) or checks.blocked_problem(shown, custom_id, values)
         if problem is not None:
             await self._reply(interaction, problem)
             return
@@ -724,14 +793,26 @@ class TableCog(commands.Cog, name="Table"):
             await interaction.response.send_modal(modal(form))
             return
         try:
-            action = kind.on_control(ctx, draft, control.op, values)
+            if control.op == lockin.LOCK_OP and lockin.uses_lock_in(kind):
+                action = draft.pop(lockin.LOCK, None)  # the drafted sealed choice, now committed
+                if action is None:
+                    raise PlanIncomplete(NOTHING_DRAFTED)
+            else:
+                action = kind.on_control(ctx, draft, control.op, values)
+                if action is not None and lockin.uses_lock_in(kind):
+                    if lockin.commits(kind, control.op):
+                        draft.pop(lockin.LOCK, None)
+                    else:  # a sealed choice is drafted: the player locks it in (or changes it) next
+                        draft[lockin.LOCK] = action
+                        action = None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             log.warning("interaction %s: control %s with %r does not parse", interaction.id, custom_id, values[:3])
             await self._reply(interaction, checks.BAD_VALUE)
             return
         if action is None:
             await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-            await self._edit_original(interaction, presenter, _with_move_line(kind.render(ctx, draft), presenter, ctx))
+            await self._edit_original(interaction, presenter, _with_move_line(
+                lockin.render(kind, ctx, draft, presenter.describe), presenter, ctx, draft))
             return
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
@@ -750,11 +831,11 @@ class TableCog(commands.Cog, name="Table"):
         after = self.announcer.seat_ctx(result, ctx.seat)
         if after is not None and after.key == ctx.key:
             # Still the same prompt (a sealed choice that can be changed): show it with the choice made.
-            spec = presenter.prompt_kind(after.prompt).render(after, draft)  # type: ignore[arg-type]
+            spec = lockin.render(presenter.prompt_kind(after.prompt), after, draft, presenter.describe)  # type: ignore[arg-type]
             spec.description = f"Your choice is in.\n{spec.description or ''}"
             others = [p.deadline for p in result.pending.values() if p.waiting and p.deadline]
             await self._edit_original(interaction, presenter, _with_move_line(
-                spec, presenter, after, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
+                spec, presenter, after, draft, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
             chosen = action.get("plan", action) if action.get("type") == "decide" else action
             text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
@@ -806,9 +887,9 @@ class TableCog(commands.Cog, name="Table"):
             await self._reply(interaction, "Those values do not fit this form; nothing was changed.")
             return
         await self.service.save_draft(ctx.game_id, ctx.seat, draft)
-        spec = kind.render(ctx, draft)
+        spec = lockin.render(kind, ctx, draft, presenter.describe)
         spec.description = f"{note}\n{spec.description or ''}"
-        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx))
+        await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx, draft))
 
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec, *,
                              keep_screen: bool = True) -> None:
@@ -874,7 +955,8 @@ class TableCog(commands.Cog, name="Table"):
                 await self._answer(interaction, ephemeral=True, **await message_kwargs(screen, presenter.embed_color, limit))
                 sent = True
             if ctx.prompt is not None and click.active:
-                spec = _with_move_line(presenter.prompt_kind(ctx.prompt).render(ctx, draft), presenter, ctx)
+                spec = _with_move_line(lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe),
+                                       presenter, ctx, draft)
                 await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, presenter.embed_color, limit))
                 sent = True
             if not sent:
@@ -892,8 +974,8 @@ class TableCog(commands.Cog, name="Table"):
         rows = [game.presenter.waiting_line(names.get(s, str(s)), p.waiting, p.deadline) for s, p in sorted(pend.items())]
         await interaction.response.send_message(here("\n".join(rows) or "Nobody: the game is resolving or over."), ephemeral=True)
 
-    async def _status(self, interaction: discord.Interaction, game: _Game) -> None:
-        info = await self._game_here(interaction, game)
+    async def _status(self, interaction: discord.Interaction, game: _Game, game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         if info.status == "lobby":
             await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
             return
@@ -904,11 +986,11 @@ class TableCog(commands.Cog, name="Table"):
                        [Waiting(s, names.get(s, str(s)), p.deadline, p.waiting) for s, p in sorted(state.pending.items())],
                        state.status)
         spec = game.presenter.table(ctx, with_image=True)
-        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await self._answer(interaction, embed=embed, file=file)
+        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
-    async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
-        info = await self._game_here(interaction, game)
+    async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None,
+                    game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         target = player or interaction.user
         seat = next((s.seat for s in info.seats if s.user_id == target.id), None)
         if seat is None:
@@ -920,11 +1002,64 @@ class TableCog(commands.Cog, name="Table"):
         if spec is None:
             await self._answer(interaction, content=here("There is no board to show in this game."))
             return
-        embed, file = await render(spec, game.presenter.embed_color, self._limit(interaction))
-        await self._answer(interaction, embed=embed, file=file)
+        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
 
-    async def _log(self, interaction: discord.Interaction, game: _Game, count: int) -> None:
-        info = await self._game_here(interaction, game)
+    async def _history(self, interaction: discord.Interaction, game: _Game) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError(IN_A_SERVER)
+        done = (await self.service.finished_games(game.name, interaction.guild_id))[:HISTORY_SIZE]
+        lines = []
+        for info in done:
+            scores = await self.service.final_scores(info.id) or []
+            lines.append(history_line(info, scores))
+        await interaction.response.send_message(history_text(game.title, game.command, lines), ephemeral=True)
+
+    async def _stats(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError(IN_A_SERVER)
+        await self._think(interaction, ephemeral=True)
+        table = stats_table(await self._results(game, interaction.guild_id))
+        await self._answer(interaction, content=here(stats_text(game.title, table, player.id if player else None,
+                                                                player.display_name if player else None)))
+
+    async def _results(self, game: _Game, guild_id: int) -> list[tuple[GameInfo, list[dict]]]:
+        done = (await self.service.finished_games(game.name, guild_id))[:STATS_GAMES]
+        return [(info, await self.service.final_scores(info.id) or []) for info in done]
+
+    async def _export(self, interaction: discord.Interaction, game: _Game, game_id: int | None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
+        if info.status != "finished":
+            # The record holds the seed: before the end it would reveal every hand and deck.
+            raise ServiceError(EXPORT_FINISHED_ONLY)
+        record = await self.service.game_record(info.id)
+        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        await interaction.response.send_message(
+            export_text(game.title, info.id, len(record.get("actions", []))), ephemeral=True,
+            file=discord.File(io.BytesIO(data), filename=f"{game.name}-{info.id}.json"))
+
+    async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        where = await self.service.game(game_id)
+        problem = checks.origin_problem(where.guild_id, where.channel_id, interaction.guild_id,
+                                        interaction.channel_id, dm_ok=False)
+        if problem is not None:
+            raise ServiceError(problem)
+        info = await self.service.rematch(game_id, interaction.user.id)
+        await interaction.response.send_message(**await self._lobby_message(info))
+        msg = await interaction.original_response()
+        await self.service.record_prompt_message(info.id, None, msg.id, msg.channel.id, "lobby")
+
+    async def _card(self, interaction: discord.Interaction, game: _Game, query: str) -> None:
+        p = game.presenter
+        value = p.find_card(query)
+        spec = p.card_page(value) if value is not None else None
+        if spec is None:
+            near = [label for _, label in p.card_matches(query, 8)]
+            raise ServiceError(no_card_text(query, near))
+        await self._think(interaction, ephemeral=True)
+        await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
+
+    async def _log(self, interaction: discord.Interaction, game: _Game, count: int, game_id: int | None = None) -> None:
+        info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         entries = await self.service.public_log(info.id)
         names = names_map(info.seats)
         lines = []
@@ -976,11 +1111,13 @@ def _check_channel_permissions(interaction: discord.Interaction) -> None:
                            + " here. A server admin can grant them in the channel's settings.")
 
 
-def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, reveal_by: float | None = None) -> MessageSpec:
-    """A prompt keeps its game and deadline line on every edit (a presenter's own text goes below it).
+def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, draft: dict | None = None,
+                    reveal_by: float | None = None) -> MessageSpec:
+    """A prompt keeps its recap, game and deadline lines on every edit (a presenter's own text goes below).
     A seat that has chosen has no deadline of its own: `reveal_by` is the latest one the others have."""
     waiting = ctx.prompt is None or ctx.prompt.waiting
-    line = move_line(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by, waiting)
+    line = prompt_head(presenter.display_name, ctx.game_id, ctx.deadline if waiting else reveal_by,
+                       (draft or {}).get(RECAP), waiting)
     spec.content = f"{line}\n{spec.content}" if spec.content else line
     return spec
 

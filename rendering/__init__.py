@@ -35,14 +35,16 @@ def render_pyramid(
     player_name: str,
     totals: Mapping[str, object] | None = None,
     slots: Sequence[str] | None = None,
+    labels: Mapping[str, str] | None = None,
 ) -> bytes:
-    """PNG of a pyramid; ``slots`` are legal slots drawn as frames lettered per ``slot_labels(slots)``.
+    """PNG of a pyramid; ``slots`` are places drawn as frames lettered per ``labels`` (default
+    ``slot_labels(slots)``): occupied places too, for a law that acts on a card.
 
     Pyramids wider than 2400 px (a level 1 of 24+ cards) are scaled down; ``slot_rects`` describes the
     unscaled ``pyramid_image``. ``totals`` are extra 'label value' pairs for the header (e.g. {"hand": 2}); PP on cards, tokens and
     single-colour circles are counted from the pyramid itself.
     """
-    return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots)), palette=True)
+    return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots, labels=labels)), palette=True)
 
 
 def render_auction(auction_view: Mapping) -> bytes:
@@ -53,6 +55,21 @@ def render_auction(auction_view: Mapping) -> bytes:
 def render_screen(seat_view: Mapping, player_name: str | None = None) -> bytes:
     """PNG of a seat's private screen (gems, attack tokens, hand). For DMs only."""
     return encode_png(screen_image(seat_view, player_name), palette=True)
+
+
+def render_plan_start(seat_view: Mapping, seat: int, player_name: str | None = None) -> bytes:
+    """PNG of what a plan starts from: the seat's screen (gems, hand) above its pyramid, one narrow column."""
+    from PIL import Image
+
+    from .style import BG
+
+    screen = screen_image(seat_view, player_name)
+    pyramid = pyramid_image(seat_view["players"][seat]["pyramid"], player_name or "Your pyramid")
+    width = max(screen.width, pyramid.width)
+    img = Image.new("RGB", (width, screen.height + pyramid.height), BG)
+    img.paste(screen, ((width - screen.width) // 2, 0))
+    img.paste(pyramid, ((width - pyramid.width) // 2, screen.height))
+    return encode_png(fit(img), palette=True)
 
 
 def render_table(public_view: Mapping, names: Names | None = None) -> bytes:
@@ -74,6 +91,7 @@ __all__ = [
     "pyramid_layout",
     "render_auction",
     "render_card",
+    "render_plan_start",
     "render_pyramid",
     "render_scores",
     "render_screen",

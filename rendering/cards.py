@@ -131,9 +131,11 @@ def full_face(number: int) -> Image.Image:
     d.text((w // 2, 6 * k), f"#{number}", font=font(30 * k, True), fill=INK, anchor="mt")
     name_font = fit_font(data["name"], (CARD_W - 30) * k, 24 * k, bold=True)
     d.text((w // 2, 58 * k), data["name"], font=name_font, fill=INK, anchor="mm")
-    if law:
-        d.text((w // 2, 80 * k), "LAW", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
-        _law_text(d, data["text"], top=94 * k, bottom=(CARD_H - CARD_R - 6) * k, left=14 * k,
+    if law or "rows" not in data:
+        # A law, or a card with printed choices instead of rows (a domain card): its text.
+        text = data.get("text") or "; ".join(str(r.get("text", "")) for r in data.get("rewards", []))
+        d.text((w // 2, 80 * k), "LAW" if law else "CARD", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
+        _law_text(d, text, top=94 * k, bottom=(CARD_H - CARD_R - 6) * k, left=14 * k,
                   right=(CARD_W - 14) * k, k=k)
     elif "lines" in data:  # a criminal (underworld): three lines paid in judgement tokens
         from .underworld import draw_lines

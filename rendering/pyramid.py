@@ -224,12 +224,22 @@ def _draw_slot_frame(img: Image.Image, box: tuple[int, int, int, int], letter: s
     d.text((cx, cy), letter, font=fit_font(letter, 2 * r - 8, 60, bold=True), fill=INK, anchor="mm")
 
 
+def _draw_tag(img: Image.Image, box: tuple[int, int, int, int], letter: str) -> None:
+    x0, _, _, y1 = box
+    d = ImageDraw.Draw(img)
+    r = 20
+    cx, cy = x0 + 10 + r, y1 - 10 - r
+    d.rounded_rectangle([cx - r, cy - r, cx + r, cy + r], radius=8, fill=(235, 235, 235), outline=INK, width=2)
+    d.text((cx, cy), letter, font=fit_font(letter, 2 * r - 6, 30, bold=True), fill=INK, anchor="mm")
+
+
 def pyramid_image(
     pyramid_view: Mapping,
     player_name: str,
     totals: Mapping | None = None,
     slots: Sequence[str] | None = None,
     background: tuple[int, int, int] = BG,
+    labels: Mapping[str, str] | None = None,
 ) -> Image.Image:
     """Compose the pyramid image (see render_pyramid)."""
     cards = _cards(pyramid_view)
@@ -253,6 +263,12 @@ def pyramid_image(
     if not cards and not slots:
         d.text((layout.width // 2, layout.bottom - PYR_H // 2), "no cards yet", font=font(28), fill=TEXT_SOFT,
                anchor="mm")
-    for slot, letter in slot_labels(list(slots or ())).items():
+    # ``labels``: the letters the prompt's menus use for these places (default: A, B, ... in the given order).
+    lettered = slot_labels(list(slots or ())) if labels is None else {s: labels[s] for s in slots or () if s in labels}
+    for slot, letter in lettered.items():
         _draw_slot_frame(img, layout.rect(slot), letter, slot in cards)
+    # Every other lettered card carries a small tag, so each letter a menu names can be found on the picture.
+    for slot, letter in (labels or {}).items():
+        if slot in cards and slot not in lettered:
+            _draw_tag(img, layout.rect(slot), letter)
     return img

@@ -257,6 +257,7 @@ class InteractionRecord:
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None  # the bot's autocomplete suggestions (callback type 8)
     payload: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property

@@ -831,12 +831,12 @@ class FakeDiscord:
             out.append({"name": name, "type": otype, "value": value})
         return out
 
-    async def start_command(self, user: FakeUser, channel: FakeChannel, command: str,
-                            options: dict[str, Any]) -> InteractionRecord:
+    def _command_path(self, channel: FakeChannel, command: str) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                                                        list[dict[str, Any]], list[dict[str, Any]]]:
+        """The synced command named by "group sub": (command, the subcommand nodes of the interaction data,
+        the list its options go in, the options' schema)."""
         words = command.strip().lstrip("/").split()
         cmd = self._find_command(channel, words[0])
-        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
-        resolved: dict[str, dict[str, Any]] = {}
         schema = cmd.get("options", [])
         path_opts: list[dict[str, Any]] = []
         container = path_opts
@@ -848,6 +848,13 @@ class FakeDiscord:
             container.append(node)
             container = node["options"]
             schema = sub.get("options", [])
+        return cmd, path_opts, container, schema
+
+    async def start_command(self, user: FakeUser, channel: FakeChannel, command: str,
+                            options: dict[str, Any]) -> InteractionRecord:
+        cmd, path_opts, container, schema = self._command_path(channel, command)
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        resolved: dict[str, dict[str, Any]] = {}
         if any(o["type"] in (1, 2) for o in schema):
             raise LookupError(f"/{command} needs a subcommand: {[o['name'] for o in schema]}")
         container.extend(self._build_options(schema, options, resolved, guild))
@@ -859,6 +866,25 @@ class FakeDiscord:
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
         rec = self._interaction_base(user, channel, 2, data, None)
+        await self._deliver_interaction(rec)
+        return rec
+
+    async def start_autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, options: dict[str, Any],
+                                 focused: str) -> InteractionRecord:
+        """What a client sends while the user types into an option with autocomplete: the options so far,
+        with ``focused`` marked (its partial text is not checked against choices, as in Discord)."""
+        cmd, path_opts, container, schema = self._command_path(channel, command)
+        opt = next((o for o in schema if o["name"] == focused), None)
+        if opt is None or not opt.get("autocomplete"):
+            raise LookupError(f"option {focused!r} of /{command} has no autocomplete")
+        for o in schema:
+            if o["name"] in options:
+                container.append({"name": o["name"], "type": o["type"], "value": str(options[o["name"]]),
+                                  **({"focused": True} if o["name"] == focused else {})})
+        data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": path_opts}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        rec = self._interaction_base(user, channel, 4, data, None)
         await self._deliver_interaction(rec)
         return rec
 
@@ -1628,6 +1654,15 @@ class FakeDiscord:
                 if errors:
                     self._refuse(rules.MODALS, where, errors)
             rec.modal = data
+        elif rtype == 8:
+            if rec.type != 4:
+                raise ApiError(400, 40004, "Autocomplete results answer only an autocomplete interaction")
+            choices = data.get("choices")
+            if not isinstance(choices, list) or len(choices) > 25 or any(
+                    not isinstance(c, dict) or not 1 <= len(str(c.get("name", ""))) <= 100
+                    or len(str(c.get("value", ""))) > 100 for c in choices):
+                raise ApiError(400, 50035, "Invalid Form Body: at most 25 choices, names of 1-100 characters")
+            rec.choices = choices
         else:
             self.unimplemented.append(f"interaction callback type {rtype}")
             raise ApiError(501, 0, f"Callback type {rtype} is not implemented by the fake Discord")

@@ -86,6 +86,13 @@ class FakeUser:
             await rec.wait_response(timeout)
         return rec
 
+    async def autocomplete(self, channel: FakeChannel, command: str, focused: str, timeout: float = 5.0,
+                           **options: Any) -> list[dict[str, Any]]:
+        """Type into the option ``focused`` of ``/command``: the suggestions the bot answers with."""
+        rec = await self.world.start_autocomplete(self, channel, command, options, focused)
+        await rec.wait_response(timeout)
+        return list(rec.choices or [])
+
     async def click(self, message: FakeMessage, *, custom_id: str | None = None, label: str | None = None,
                     wait: bool = True, timeout: float = 5.0) -> InteractionRecord:
         """Press a button on ``message`` (found by custom_id or label)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select
+from bot.ui.texts import blocked_answer
 
 WRONG_PLACE = "These controls belong to a game in another channel; nothing was changed."
 UNKNOWN_CONTROL = "This control is not part of your current prompt; nothing was changed."
@@ -46,6 +47,17 @@ def control_problem(spec: MessageSpec, custom_id: str, values: Sequence[str]) ->
     if len(set(values)) != len(values) or any(not isinstance(v, str) or v not in offered for v in values):
         return BAD_VALUE
     return None
+
+
+def blocked_problem(spec: MessageSpec, custom_id: str, values: Sequence[str]) -> str | None:
+    """The reason an offered option cannot be taken now (bot/ui/informed.py), as the answer to picking it."""
+    control = next((c for c in spec.controls() if c.custom_id == custom_id), None)
+    if not isinstance(control, Select):
+        return None
+    reason = next((o.blocked for o in control.options if o.value in values and o.blocked), None)
+    if reason is None:
+        return None
+    return blocked_answer(reason)
 
 
 def form_problem(form: FormSpec | None, custom_id: str, values: Mapping[str, str]) -> str | None:

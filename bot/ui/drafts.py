@@ -32,10 +32,13 @@ def load_draft(raw: str | dict | None, prompt_key: str) -> Draft:
 
 
 def clear(draft: Draft) -> None:
-    """Forget every choice, keep the prompt key."""
+    """Forget every choice, keep the prompt key and what the bot noted for the prompt (keys starting "_")."""
     for k in list(draft):
-        if k != "key":
+        if k != "key" and not k.startswith("_"):
             del draft[k]
+
+
+RECAP = "_recap"  # the prompt's first line: what the previous round brought the seat (kept on every edit)
 
 
 def dump(draft: Draft | None) -> str | None:

@@ -21,7 +21,11 @@ How to write a presenter for a new game (``bot/presenters/<game>/__init__.py`` e
 3. Override what your game shows differently: ``table`` (the channel's status message, with its picture),
    ``table_key`` (a new key posts a new table message), ``screen``/``screen_key`` (only for games with
    ``GameType.hidden_information``), ``final``, ``board`` (``/<game> show``), ``results`` (a picture
-   that goes with a batch of public events), ``describe`` (an action in words), ``rules_text``.
+   that goes with a batch of public events), ``describe`` (an action in words), ``rules_text``,
+   ``card_entries``/``card_page`` (``/<game> card``), ``decision_names`` (reminders name the decision).
+   Informed choices: build menu options with ``bot.ui.informed`` (what each costs and gives; one that cannot
+   be taken is marked, last, with its reason). A prompt kind with ``lock_in = True`` (a sealed choice) has
+   its actions drafted and sealed by a Lock in button (``bot.ui.lockin``).
 4. Nothing to register: ``bot.presenters.presenter_for(name)`` imports ``bot.presenters.<name>.PRESENTER``
    for every game the engine registry lists (tests may ``register_presenter`` one of their own).
 
@@ -49,7 +53,16 @@ from bot.ui.spec import (
     Select,
     cut,
 )
-from bot.ui.texts import fill_names, timestamp
+from bot.ui.texts import (
+    RECAP_LIMIT,
+    decision_text,
+    fill_names,
+    recap_text,
+    summary_text,
+    timeout_private,
+    timestamp,
+    undone_text,
+)
 from engine.api import GameType, Outcome, Prompt
 
 __all__ = ["BasePresenter", "PromptKind", "Presenter", "SeatCtx", "TableCtx", "Waiting", "PlanIncomplete"]
@@ -157,7 +170,11 @@ class Presenter(Protocol):
 
     def private_line(self, event: dict, names: dict[int, str]) -> str | None: ...
 
+    def recap(self, public: list[dict], private: list[dict], seat: int, names: dict[int, str]) -> str | None: ...
+
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str: ...
+
+    def decision_name(self, prompt_kind: str) -> str: ...
 
     def table(self, ctx: TableCtx, with_image: bool) -> MessageSpec: ...
 
@@ -171,9 +188,19 @@ class Presenter(Protocol):
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None: ...
 
+    def summary_line(self, outcome: Outcome, names: dict[int, str]) -> str: ...
+
     def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None: ...
 
     def rules_text(self, topic: str) -> str: ...
+
+    def card_entries(self) -> list[tuple[str, str]]: ...
+
+    def card_page(self, value: str) -> MessageSpec | None: ...
+
+    def card_matches(self, query: str, limit: int = 25) -> list[tuple[str, str]]: ...
+
+    def find_card(self, query: str) -> str | None: ...
 
     def started_line(self, game_type: GameType) -> str: ...
 
@@ -253,11 +280,36 @@ class BasePresenter:
 
     def private_line(self, event: dict, names: dict[int, str]) -> str | None:
         """A private event's line in the seat's DMs."""
+        if event.get("type") == "undone":  # the service's undo: which of the seat's own moves went back
+            return undone_text([self.describe(a) for a in event.get("actions", [])])
+        if event.get("type") == "timeout_chosen":  # the service's deadline: what it chose for the seat
+            action = event.get("action") or {}
+            if action.get("type") == "decide" and isinstance(action.get("plan"), dict):
+                action = action["plan"]
+            return timeout_private(self.display_name, self.describe(action))
         text = event.get("text")
         return fill_names(text, names) if text else None
 
     def results(self, events: list[dict], public_view: dict, names: dict[int, str]) -> MessageSpec | None:
         return None
+
+    # Event types that never belong in a seat's recap (e.g. "has chosen" notices).
+    recap_skip: tuple[str, ...] = ("chosen", "choice_recorded")
+
+    def recap(self, public: list[dict], private: list[dict], seat: int, names: dict[int, str]) -> str | None:
+        """What the events that led to a seat's new prompt brought that seat (the prompt's first line): the
+        public events naming the seat, then its private ones. None when nothing concerned it."""
+        lines = [self.event_line(e, names) for e in public
+                 if e.get("seat") == seat and e.get("type") not in self.recap_skip]
+        lines += [self.private_line(e, names) for e in private if e.get("type") not in self.recap_skip]
+        kept = [line for line in lines if line]
+        return cut(recap_text(kept), RECAP_LIMIT) if kept else None
+
+    # What each prompt kind asks, in words ("your auction choice"): reminders and pings name the decision.
+    decision_names: Mapping[str, str] = {}
+
+    def decision_name(self, prompt_kind: str) -> str:
+        return self.decision_names.get(prompt_kind) or decision_text(prompt_kind)
 
     def waiting_line(self, name: str, waiting: bool, deadline: float | None) -> str:
         return f"• {name}: {'chosen (can still change)' if not waiting else 'to decide'}, {timestamp(deadline)}"
@@ -320,6 +372,13 @@ class BasePresenter:
             lines.append(outcome.reason)
         return [MessageSpec(title=f"{self.display_name} game #{game_id}: final scores", description="\n".join(lines))]
 
+    def summary_line(self, outcome: Outcome, names: dict[int, str]) -> str:
+        """The score sheet's one-line summary: who won, and by how much."""
+        ranked = sorted(outcome.results, key=lambda r: (-int(r.winner), r.rank or 0, -r.total))
+        winners = [names.get(r.seat, f"Seat {r.seat + 1}") for r in ranked if r.winner]
+        others = [r for r in ranked if not r.winner]
+        return summary_text(winners, ranked[0].total if ranked else 0, others[0].total if others else None)
+
     def result_dm(self, game_id: int, outcome: Outcome, seat: int, names: dict[int, str]) -> str | None:
         """The private message each human player gets at the end: their place, total and score rows."""
         mine = next((r for r in outcome.results if r.seat == seat), None)
@@ -345,6 +404,38 @@ class BasePresenter:
         return "\n".join(lines)
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:
+        return None
+
+    # ---------------------------------------------------------------- looking cards up (/<game> card)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        """Every card (or piece) `/<game> card` can show, as (value, label); none: no `card` command."""
+        return []
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        """One card: its full face and a text line per row (or its printed text)."""
+        return None
+
+    def card_matches(self, query: str, limit: int = 25) -> list[tuple[str, str]]:
+        """Cards whose value or label fits what was typed: the exact value first, then labels that start with
+        it, then labels that contain it."""
+        entries = self.card_entries()
+        q = query.strip().lower().lstrip("#")
+        if not q:
+            return entries[:limit]
+        ranked: dict[str, tuple[int, tuple[str, str]]] = {}
+        for value, label in entries:
+            text = label.lower().lstrip("#")
+            rank = 0 if value.lower() == q else 1 if text.startswith(q) else 2 if q in text else None
+            if rank is not None:
+                ranked[value] = (rank, (value, label))
+        return [e for _, e in sorted(ranked.values(), key=lambda r: r[0])][:limit]
+
+    def find_card(self, query: str) -> str | None:
+        """The one card meant by a number or name, or None when none or several fit."""
+        matches = self.card_matches(query, 2)
+        if matches and (matches[0][0].lower() == query.strip().lower().lstrip("#") or len(matches) == 1):
+            return matches[0][0]
         return None
 
     # ---------------------------------------------------------------- rules

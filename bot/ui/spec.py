@@ -27,6 +27,9 @@ class Option:
     value: str
     description: str | None = None
     default: bool = False
+    # Why this option cannot be taken now (shown in its description; choosing it answers with this and changes
+    # nothing). Never sent to Discord as such: see bot/ui/informed.py.
+    blocked: str | None = None
 
 
 @dataclass

@@ -7,6 +7,49 @@ from typing import Any
 
 MESSAGE_LIMIT = 1900  # below Discord's 2000 characters, with room for a prefix
 
+# Informed choices (bot/ui/informed.py).
+BLOCKED_MARK = "✖"
+GIVES_ARROW = "→"
+
+
+def cannot_afford_text(needs: str, has: str) -> str:
+    return f"cannot afford: needs {needs}, you have {has}"
+
+
+def blocked_answer(reason: str) -> str:
+    """The private answer to picking an option that cannot be taken."""
+    return f"{reason[0].upper()}{reason[1:]}. Nothing was changed: choose another option."
+
+
+def costs_gives_text(costs: str, gives: str) -> str:
+    """'for 1G 1B → magic token', 'free → 2 gems', '→ 2 gems'."""
+    if costs and gives:
+        return f"for {costs} {GIVES_ARROW} {gives}"
+    if costs:
+        return f"for {costs}"
+    return f"{GIVES_ARROW} {gives}" if gives else ""
+
+
+# Lock in (bot/ui/lockin.py).
+LOCK_IN = "Lock in"
+LOCK_IN_CHANGE = "Lock in the change"
+NOTHING_DRAFTED = "Choose something first; then lock it in."
+
+
+def drafted_line(what: str, changing: bool) -> str:
+    if changing:
+        return (f"Your new choice: **{what}**. Press **{LOCK_IN_CHANGE}** to replace your sealed choice "
+                "(until everyone has locked in).")
+    return f"Your choice: **{what}**. Press **{LOCK_IN}** to seal it; until then nothing is final."
+
+
+RECAP_LIMIT = 400
+
+
+def recap_text(lines: list[str]) -> str:
+    """The first line of a prompt: what the previous round brought this player."""
+    return "Last round: " + " ".join(lines)
+
 
 def names_map(seats: Iterable[Any]) -> dict[int, str]:
     """Seat number -> display name, from SeatInfo-like objects."""
@@ -36,6 +79,78 @@ def move_line(display_name: str, game_id: int, deadline: float | None, waiting: 
     else:
         when = f"decide by {stamps}" if stamps else "no time limit"
     return f"Your move in {display_name} game #{game_id}: {when}."
+
+
+def prompt_head(display_name: str, game_id: int, deadline: float | None, recap: str | None = None,
+                waiting: bool = True) -> str:
+    """A prompt message's text: what the previous round brought the seat (if anything), then the move line."""
+    line = move_line(display_name, game_id, deadline, waiting)
+    return f"{recap}\n{line}" if recap else line
+
+
+def decision_text(prompt_kind: str) -> str:
+    """A decision named from its prompt kind when the presenter gives no name ("fill_gaps" -> "your fill gaps")."""
+    return "your " + prompt_kind.replace("_", " ") if prompt_kind else "your decision"
+
+
+def undone_text(moves: list[str]) -> str:
+    what = "; ".join(moves) if moves else "your last move"
+    return f"↩ The host's undo took back your move: **{what}**. Your prompt comes again: choose anew."
+
+
+def timeout_public(name: str) -> str:
+    return f"⌛ Time ran out for {name}: the bot decided in their place (they are told what by DM)."
+
+
+def timeout_private(display_name: str, what: str) -> str:
+    return f"⌛ Time ran out for your decision in {display_name}. I chose for you: **{what}**."
+
+
+def reminder_text(display_name: str, game_id: int, decision: str, deadline: float | None, where: str,
+                  link: str = "") -> str:
+    text = (f"⏰ Reminder: {display_name} game #{game_id}{where} is waiting for {decision} "
+            f"(time runs out {timestamp(deadline)}).")
+    return text + (f" Your prompt: {link}" if link else "")
+
+
+def ping_text(user_id: int, display_name: str, game_id: int, decision: str) -> str:
+    return (f"<@{user_id}>, {display_name} game #{game_id} is waiting for {decision}: press **My screen** "
+            "(I cannot DM you).")
+
+
+def where_text(guild_name: str | None, channel_id: int) -> str:
+    """' on **Server** in #channel' (a channel mention is a link in every client)."""
+    return (f" on **{guild_name}**" if guild_name else "") + (f" in <#{channel_id}>" if channel_id else "")
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def no_card_text(query: str, near: list[str]) -> str:
+    text = f"No single card matches “{query[:50]}”."
+    return text + (" Did you mean: " + "; ".join(near) + "?" if near else " Try its number, or part of its name.")
+
+
+IN_A_SERVER = "Use this command in a server channel: it is about that server's games."
+REMATCH = "Rematch"
+EXPORT_FINISHED_ONLY = ("Only a finished game can be exported: its record would reveal every hand and deck "
+                        "before the end.")
+
+
+def summary_text(winners: list[str], top: int, runner_up: int | None) -> str:
+    if not winners:
+        return "Nobody won this game."
+    if len(winners) > 1:
+        return f"{' and '.join(winners)} share the victory with {top}."
+    if runner_up is None:
+        return f"{winners[0]} wins with {top}."
+    return f"{winners[0]} wins with {top}, {top - runner_up} ahead of the next player."
+
+
+def export_text(title: str, game_id: int, moves: int) -> str:
+    return (f"The record of {title} game #{game_id}: {moves} moves, replayable "
+            "(`python -m bot.export` describes the format).")
 
 
 def hours(seconds: int | None) -> str:

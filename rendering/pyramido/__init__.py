@@ -20,6 +20,15 @@ def render_pyramid(player: Mapping, name: str, floor: int | None = None,
     return encode_png(pyramid_image(player, name, floor, position_labels(anchors) if anchors else None))
 
 
+def render_domino(domino: Mapping, size: int = 160) -> bytes:
+    """PNG of one domino as printed (``engine.pyramido.views.domino_view``), large enough to read."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (2 * size + 24, size + 24), (40, 44, 52))
+    draw_domino(ImageDraw.Draw(img), 12, 12, domino, size)
+    return encode_png(img)
+
+
 def render_market(view: Mapping) -> bytes:
     return encode_png(market_image(view))
 

@@ -141,9 +141,15 @@ async def test_a_sealed_bid_can_be_changed_until_the_reveal(fake_discord, tmp_pa
         assert bids, "Ann can bid"
         await ann.select(prompt, choose["custom_id"], [bids[0]])
         await table.settle()
+        assert "Press **Lock in**" in fake_discord.messages[prompt.id].embeds[0]["description"]
+        await ann.click(fake_discord.messages[prompt.id], label="Lock in")
+        await table.settle()
         assert "Your choice is in" in fake_discord.messages[prompt.id].embeds[0]["description"]
         choose = controls(fake_discord.messages[prompt.id])["choose"]
         await ann.select(fake_discord.messages[prompt.id], choose["custom_id"], ["pass"])
+        await table.settle()
+        assert "Your new choice: **pass" in fake_discord.messages[prompt.id].embeds[0]["description"]
+        await ann.click(fake_discord.messages[prompt.id], label="Lock in the change")
         await table.settle()
         assert "Your sealed choice: **pass" in fake_discord.messages[prompt.id].embeds[0]["description"]
         assert await sims[1].step()

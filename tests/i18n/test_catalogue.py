@@ -112,6 +112,12 @@ def test_every_shipped_catalogue_loads_with_its_placeholders_intact():
                 assert len(catalogue(code, game)) > shared, f"{code}/{name} adds no texts"
 
 
+def test_a_file_for_every_game_reaches_every_game():
+    """A part of the bot with texts for all games (a "games": ["*"] file) is read with each game's own file."""
+    assert catalogue("sv", "viceroy").text("Lock in") == catalogue("sv", "pyramido").text("Lock in") == "Lås in"
+    assert catalogue("sv", "splendor_duel").text("Rematch") == "Returmatch"
+
+
 def test_game_files_never_translate_one_text_two_ways():
     """When a click arrives before its game is known, every game's texts are used together: they must agree."""
     for code in LANGUAGES:

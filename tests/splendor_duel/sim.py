@@ -49,7 +49,7 @@ class SplendorPlayer(SimulatedPlayer):
             if "confirm" not in ctl:
                 return True  # the prompt moved on: the plan went in
             for op, comp in ctl.items():
-                if comp.get("type") != 3 or op == "priv" or self._chosen(comp) or not comp.get("options"):
+                if comp.get("type") != 3 or op == "priv" or self._chosen(comp) or not self._options(comp):
                     continue
                 options = self._options(comp)
                 if op == "line":

@@ -64,8 +64,12 @@ def play_turn_through_prompts(state: dict, rng: random.Random, max_clicks: int =
             action = click(ctx, draft, op_of(choice))
         else:
             k = rng.randint(choice.min_values, choice.max_values)
-            picked = [o.value for o in rng.sample(choice.options, k)]
-            action = click(ctx, draft, op_of(choice), picked)
+            sample = rng.sample(choice.options, k)
+            if any(o.blocked for o in sample):
+                # The bot answers a pick of an option marked as impossible with its reason; nothing changes.
+                assert all(o.label.startswith("✖") and o.description == o.blocked for o in sample if o.blocked)
+                continue
+            action = click(ctx, draft, op_of(choice), [o.value for o in sample])
         if action is not None:
             return action
     raise AssertionError(f"no action after {max_clicks} clicks: {draft}")

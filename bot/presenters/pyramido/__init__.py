@@ -11,7 +11,9 @@ from bot.ui.spec import Image, MessageSpec
 from bot.ui.texts import fill_names, timestamp
 from engine.api import Outcome
 from engine.pyramido import describe as _describe
-from rendering.pyramido import render_pyramid, render_sheet, render_table
+from engine.pyramido.tiles import DOMINOES, QUADRANT_LABEL
+from engine.pyramido.views import domino_view
+from rendering.pyramido import render_domino, render_pyramid, render_sheet, render_table
 
 from .turn import FillKind, TurnKind
 
@@ -62,6 +64,7 @@ RULES_TOPICS = ["overview", "a turn", "placing", "fit", "scoring", "end", "rulin
 class PyramidoPresenter(BasePresenter):
     name = "pyramido"
     display_name = "Pyramido"
+    decision_names = {"turn": "your turn", "fill_gaps": "the gaps of your floor to fill"}
     embed_color = 0xE0A030
     kinds = {"turn": TurnKind(), "fill_gaps": FillKind()}
     board_command = None
@@ -132,6 +135,28 @@ class PyramidoPresenter(BasePresenter):
 
     def rules_text(self, topic: str) -> str:
         return rules_text(topic)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        return [(str(n), domino_label(n)) for n in range(len(DOMINOES))]
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        if not value.isdigit() or int(value) >= len(DOMINOES):
+            return None
+        number = int(value)
+        d = domino_view(number)
+        lines = [f"**Domino #{number}**"]
+        for i, block in enumerate((d["a"], d["b"]), start=1):
+            icons = ", ".join(QUADRANT_LABEL[q] for q in block["icons"]) or "none"
+            lines.append(f"Block {i}: {block['colour']}, gem icons: {icons}")
+        lines.append("A gem of yours may go on a block of its colour; each icon in a scored colour area adds a point.")
+        return MessageSpec(title=f"Pyramido domino #{number}", description="\n".join(lines),
+                           image=Image("domino.png", functools.partial(render_domino, d)))
+
+
+def domino_label(number: int) -> str:
+    d = domino_view(number)
+    return f"#{number} " + " + ".join(f"{b['colour']} ({len(b['icons'])} icon{'' if len(b['icons']) == 1 else 's'})"
+                                      for b in (d["a"], d["b"]))
 
 
 PRESENTER = PyramidoPresenter()

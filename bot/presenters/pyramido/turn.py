@@ -31,6 +31,17 @@ def _domino_text(d: Mapping) -> str:
     return f"#{d['domino']} {block(d['a'])} + {block(d['b'])}"
 
 
+def _domino_gives(d: Mapping) -> str:
+    """What taking a domino brings: where a gem of yours can go, and the piles the quarry is refilled from."""
+    view = domino_view(d["domino"])
+    gems = [view[w]["colour"] for w in d.get("gem_blocks", [])]
+    text = ("gem: on " + " or ".join(gems)) if gems else "no gem (none of yours matches its colours)"
+    refill = d.get("refill") or []
+    if refill:
+        text += " · refill from pile " + " or ".join(str(p + 1) for p in refill)
+    return text
+
+
 def _cell_key(cell: Any) -> str:
     return f"{cell[0]},{cell[1]}"
 
@@ -250,7 +261,7 @@ class TurnKind(BasePromptKind):
         rows: list[list[Any]] = []
         rows.append([ctx.select("domino", "Domino from the quarry", [
             Option(f"Space {d['slot'] + 1}: {_domino_text(domino_view(d['domino']))}"[:100], str(d["domino"]),
-                   default=d["domino"] == chosen) for d in ctx.choices["dominoes"]])])
+                   _domino_gives(d)[:100], default=d["domino"] == chosen) for d in ctx.choices["dominoes"]])])
         if chosen is not None:
             keys = list(anchors)
             pages = [keys[i:i + PAGE] for i in range(0, len(keys), PAGE)] or [[]]
@@ -266,7 +277,10 @@ class TurnKind(BasePromptKind):
                 safe = [p["dir"] for p in group if p["gaps"] == 0]
                 desc = ("directions " + " ".join(p["dir"] for p in group)
                         + ("" if len(safe) == len(group) else f"; completable: {' '.join(safe) or 'none'}"))
-                options.append(Option(f"Position {labels[cell]}", key, desc[:100], default=key == current))
+                # Legal, but every direction leaves more gaps than the seat holds cards: said in the label.
+                losing = all(p["gaps"] > cards_left for p in group)
+                options.append(Option(f"Position {labels[cell]}" + (" ⚠ you would lose" if losing else ""), key,
+                                      desc[:100], default=key == current))
             if options:
                 rows.append([ctx.select("anchor", f"Position (page {page + 1}/{len(pages)})" if len(pages) > 1
                                         else "Position on the picture", options)])

@@ -11,6 +11,7 @@ from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
 from bot.ui.texts import fill_names, timestamp
 from engine.api import GameType, Outcome
+from engine.splendor_duel.cards import ABILITY_TEXT, CARDS, COST_KINDS, ROYALS, TOKEN_LETTER, label
 from engine.splendor_duel.moves import describe as describe_action
 from rendering.splendor_duel import render_table
 
@@ -61,6 +62,7 @@ class SplendorDuelPresenter(BasePresenter):
     name = "splendor_duel"
     command_name = "splendorduel"  # /splendorduel, as players type it
     display_name = "Splendor Duel"
+    decision_names = {"turn": "your turn", "discard": "the tokens to return to the bag"}
     embed_color = EMBED_COLOR
     kinds = KINDS
     rules_topics = RULES_TOPICS
@@ -149,6 +151,41 @@ class SplendorDuelPresenter(BasePresenter):
 
     def rules_text(self, topic: str) -> str:
         return rules_text(topic)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        return [(c, label(c)) for c in CARDS] + [(r, label(r)) for r in ROYALS]
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        if value not in CARDS and value not in ROYALS:
+            return None
+        return MessageSpec(title=label(value), description="\n".join(card_lines(value)),
+                           image=Image("card.png", functools.partial(render_card_face, value)))
+
+
+def card_lines(card_id: str) -> list[str]:
+    """A jewel or royal card in words: what it costs, what it gives, what its abilities do."""
+    if card_id in ROYALS:
+        r = ROYALS[card_id]
+        lines = [f"**Royal card {r.id}**: {r.points} PP", "Taken free when your crowns reach 3, then 6."]
+        abilities = r.abilities
+    else:
+        c = CARDS[card_id]
+        kind = {"colored": f"{c.color} card", "joker": "joker card", "points_only": "gray card"}[c.card_type]
+        cost = " ".join(f"{n}{TOKEN_LETTER[k]}" for k, n in zip(COST_KINDS, c.cost, strict=True) if n) or "free"
+        lines = [f"**{c.id}**: level {c.level} {kind}", f"Costs: {cost}",
+                 f"Gives: {c.points} PP, {c.crowns} crown{'s' if c.crowns != 1 else ''}, "
+                 + (f"a bonus of {c.bonus}" + (f" {c.color}" if c.color else " of the colour it joins")
+                    if c.bonus else "no bonus")]
+        abilities = c.abilities
+    lines += [f"Ability: {ABILITY_TEXT.get(a, a)}" for a in abilities]
+    return lines
+
+
+def render_card_face(card_id: str) -> bytes:
+    from rendering.png import encode_png
+    from rendering.splendor_duel import card, royal
+
+    return encode_png(royal(card_id) if card_id in ROYALS else card(card_id))
 
 
 PRESENTER = SplendorDuelPresenter()

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import functools
 
-from bot.ui import drafts
+from bot.ui import drafts, informed
+from bot.ui.informed import Choice, shortfall
 from bot.ui.presenter import SeatCtx
 from bot.ui.spec import MAX_OPTIONS, Image, MessageSpec, Option, PlanIncomplete, cut
 from engine.splendor_duel import plans as P
 from engine.splendor_duel.board import CELL_INDEX
-from engine.splendor_duel.cards import TOKEN_KINDS, TOKEN_LETTER, label
+from engine.splendor_duel.cards import CARDS, GOLD, LEVELS, TOKEN_KINDS, TOKEN_LETTER, label
 from engine.splendor_duel.moves import describe
+from engine.splendor_duel.rules import auto_payment, can_afford, effective_cost, has_colored_bonus
 from rendering.splendor_duel import render_table
 
 QUESTION_TEXT = {
@@ -217,12 +219,10 @@ class TurnKind:
     def _buy_rows(self, ctx: SeatCtx, draft: dict, plan: TurnPlan, lines: list[str]) -> list:
         cards = P.buy_options(plan.state, ctx.seat)
         if not cards:
-            lines.append("You cannot pay for any card" + (" even with those privileges." if plan.privileges else "."))
-            return []
-        mine = {c for c, _b in plan.state["players"][ctx.seat]["reserved"]}
+            lines.append("You cannot pay for any card" + (" even with those privileges." if plan.privileges else ".")
+                         + " Each card below says what it lacks.")
         current = draft.get("card")
-        opts = [card_option(c, default=c == current, note="from your reserve" if c in mine else "") for c in cards]
-        rows = [ctx.select("card", "Card to buy", opts)]
+        rows = [ctx.select("card", "Card to buy", informed.options(buy_choices(plan.state, ctx.seat, current)))]
         questions = plan.questions()
         if questions:
             q = questions[0]
@@ -322,6 +322,31 @@ class DiscardKind:
 
     def on_form(self, ctx: SeatCtx, draft: dict, purpose: str, values: dict[str, str]) -> str:
         raise PlanIncomplete("This form is not available.")
+
+
+def buy_choices(state: dict, seat: int, current: str | None = None) -> list[Choice]:
+    """Every card the seat could buy (the pyramid's, then its own reserve): what it pays and what it gets;
+    a card it cannot pay for is marked, with what it lacks."""
+    me = state["players"][seat]
+    mine = [c for c, _b in me["reserved"]]
+    out = []
+    for card_id in [c for lv in LEVELS for c in state["pyramid"][str(lv)] if c] + mine:
+        card = CARDS[card_id]
+        choice = Choice(label(card_id), card_id, note="from your reserve" if card_id in mine else "",
+                        default=card_id == current)
+        if can_afford(card, me["tokens"], me["bonus"]):
+            pay = auto_payment(card, me["tokens"], me["bonus"]) or {}
+            choice.costs = tokens_text(pay) if pay else "nothing (your bonuses pay)"
+        elif card.is_joker and not has_colored_bonus(me["bonus"]):
+            choice.blocked = "a joker needs a card with a colour bonus first"
+        else:
+            need = effective_cost(card, me["bonus"])
+            missing = sum(max(0, n - me["tokens"].get(k, 0)) for k, n in need.items())
+            choice.blocked = shortfall({k: n for k, n in need.items() if n > me["tokens"].get(k, 0)}, me["tokens"],
+                                       lambda k: TOKEN_LETTER[k])
+            choice.blocked += f" (gold covers {me['tokens'].get(GOLD, 0)} of the {missing} missing)"
+        out.append(choice)
+    return out
 
 
 def _line_text(state: dict, line: list[str]) -> str:

@@ -10,13 +10,23 @@ from bot.ui.presenter import BasePresenter, TableCtx, option_value_text
 from bot.ui.spec import Image, MessageSpec, PlanIncomplete
 from bot.ui.texts import fill_names
 from engine.api import GameType, Outcome
+from engine.viceroy import cards as C
 
-from .common import EMBED_COLOR, describe_action, render_pyramid, render_screen, render_table, screen_line
+from .common import (
+    EMBED_COLOR,
+    card_lines,
+    describe_action,
+    render_card,
+    render_pyramid,
+    render_screen,
+    render_table,
+    screen_line,
+)
 from .prompts import KINDS
 from .rules import rules_text as _rules_text
 
-RULES_TOPICS = ["overview", "setup", "auction", "development", "pyramid", "laws", "end", "solo", "darkness", "revised",
-                "duo", "aristocrats", "invasion", "underworld", "bot"]
+RULES_TOPICS = ["overview", "goal", "turn", "costs", "scoring", "icons", "setup", "auction", "development", "pyramid",
+                "laws", "end", "solo", "darkness", "revised", "duo", "aristocrats", "invasion", "underworld", "bot"]
 PHASE_TITLES = {"domain": " · domain cards", "setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
                 "painting": " · painting", "over": " · over", "combat": " · combat",
                 "underworld": " · criminals back under the deck", "judgement": " · the judgement"}
@@ -41,6 +51,13 @@ class ViceroyPresenter(BasePresenter):
                   "modules": "Times of Darkness modules, comma-separated: darkness, duo, aristocrats, invasion, underworld"}
     lobby_footer = "Secret choices come by direct message: allow DMs from server members."
     description = "Play Viceroy: pyramids, secret bids and laws"
+    decision_names = {"setup": "your starting card", "auction": "your auction choice (bid, attack or pass)",
+                      "development": "your development plan", "replan": "a new development plan",
+                      "paint": "your painting", "domain": "your domain card's reward",
+                      "diamond_bid": "your diamond bid's colour", "gems": "your choice of gems",
+                      "attack_pick": "the character your attack takes", "royal_favor": "Royal Favor's card",
+                      "archive": "whether Archive tucks the card", "chancery_return": "the laws to return",
+                      "solo_discard": "the character to discard"}
 
     # ---------------------------------------------------------------- lobby and events
 
@@ -140,6 +157,16 @@ class ViceroyPresenter(BasePresenter):
 
     def rules_text(self, topic: str) -> str:
         return _rules_text(topic)
+
+    def card_entries(self) -> list[tuple[str, str]]:
+        return [(str(n), C.label(n)) for n in sorted(C.CARDS)]
+
+    def card_page(self, value: str) -> MessageSpec | None:
+        if not value.isdigit() or int(value) not in C.CARDS:
+            return None
+        number = int(value)
+        return MessageSpec(title=C.label(number), description="\n".join(card_lines(number)),
+                           image=Image("card.png", functools.partial(render_card, number)))
 
 
 PRESENTER = ViceroyPresenter()

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.ui.informed import Choice, shortfall
 from bot.ui.spec import Option, cut
 from engine.viceroy import cards as C
 from engine.viceroy import moves as M
+from engine.viceroy import pyramid as P
 
 COLOR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
 COLOR_EMOJI = {"red": "🔴", "green": "🟢", "blue": "🔵", "yellow": "🟡"}
@@ -152,3 +154,125 @@ def slot_labels(slots: list[str]) -> dict[str, str]:
     from rendering import slot_labels as labels
 
     return labels(slots)
+
+
+def render_plan_start(view: dict, seat: int, name: str | None = None) -> bytes:
+    from rendering import render_plan_start as draw
+
+    return draw(view, seat, name)
+
+
+def render_places(pyramid: dict, name: str, slots: list[str], letters: Mapping[str, str]) -> bytes:
+    """The pyramid with the offered places framed, lettered as the prompt's menus letter them."""
+    from rendering import render_pyramid as draw
+
+    return draw(pyramid, name, None, slots, letters)
+
+
+# ------------------------------------------------------------------ places and informed choices
+
+
+def place_letters(pyramid: Mapping[str, Any], plays: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """One set of letters for the places of one pyramid, used by every menu and picture of a prompt: every
+    card in it and every open place any card in hand may take, bottom level first, left to right."""
+    places = set(pyramid.get("cards", {}))
+    for entry in (plays or {}).values():
+        for place in entry.get("slots", []) if isinstance(entry, Mapping) else []:
+            places.add(place["slot"] if isinstance(place, Mapping) else place)
+    ordered = sorted(places, key=lambda s: (P.parse_slot(s)[0], P.parse_slot(s)[1]))
+    return slot_labels(ordered)
+
+
+def place_text(slot: str, letters: Mapping[str, str]) -> str:
+    """A place as players see it: its letter and level ("B, level 2"), never the engine's coordinates."""
+    return f"{letters.get(slot, '?')}, level {P.level_of(slot)}"
+
+
+def card_at_text(pyramid: Mapping[str, Any], slot: str, letters: Mapping[str, str]) -> str:
+    return f"{letters.get(slot, '?')}: {C.label(pyramid['cards'][slot]['card'])} (level {P.level_of(slot)})"
+
+
+def level_reward_text(number: int, level: int) -> str:
+    """What a character gives on a level (level 5: rows 1-3, or a 15-PP token)."""
+    if level == 5:
+        return "rows 1-3 or 15 PP"
+    return reward_text(list(C.rewards(number, level)))
+
+
+def afford_reason(cost: Mapping[str, int], gems: Mapping[str, int], level: int) -> str:
+    """Why a character cannot be paid on a level: 'cannot afford level 2: needs 2Y, you have 1'."""
+    text = shortfall({c: n for c, n in cost.items() if n}, gems, lambda c: COLOR_LETTER[c])
+    if not text:
+        return f"cannot pay for level {level} there (infinite gems count once per turn)"
+    return text.replace("cannot afford:", f"cannot afford level {level}:", 1)
+
+
+def character_choice(number: int, places: list, me: Mapping[str, Any], letters: Mapping[str, str],
+                     value: str, prefix: str = "Play ") -> Choice:
+    """The first step's option for a character: where it can go, for what, giving what; or why it cannot."""
+    payable = [p for p in places if isinstance(p, Mapping) and p.get("payment") is not None]
+    if payable:
+        parts = []
+        for p in sorted(payable, key=lambda p: -p["level"]):
+            parts.append(f"L{p['level']} ({letters.get(p['slot'], '?')}) {gems_text(p['cost'])} → "
+                         f"{level_reward_text(number, p['level'])}")
+        return Choice(prefix + C.label(number), value, note=" · ".join(parts))
+    if not places:
+        return Choice(prefix + C.label(number), value, blocked="no place for it in your pyramid")
+    gems = me.get("gems", {})
+    cheapest = min(places, key=lambda p: sum(max(0, n - gems.get(c, 0)) for c, n in p["cost"].items()))
+    return Choice(prefix + C.label(number), value, blocked=afford_reason(cheapest["cost"], gems, cheapest["level"]))
+
+
+def law_choice(number: int, entry: Mapping[str, Any], value: str, prefix: str = "Play ") -> Choice:
+    # What the law does is on its card (the picture, `/viceroy card`): the menu says what it costs.
+    if "targets" in entry:
+        if not entry["targets"]:
+            return Choice(prefix + C.label(number), value, blocked="no card in your pyramid it can act on")
+        return Choice(prefix + C.label(number), value, note="a law, free: it acts on a card of your pyramid")
+    if not entry.get("slots"):
+        return Choice(prefix + C.label(number), value, blocked="no open place for a law (levels 1-4)")
+    return Choice(prefix + C.label(number), value, note="a law, free")
+
+
+# ------------------------------------------------------------------ /viceroy card
+
+
+def card_lines(number: int) -> list[str]:
+    """A card in words: a line per row (the row's gem, the total cost on that level, the reward) or its text."""
+    data = C.card(number)
+    kind = "law" if C.is_law(number) else "character" if C.is_character(number) else "card"
+    sections = data.get("sections") or {}
+    lines = [f"**{C.label(number)}** ({kind})"]
+    if sections:
+        lines.append("Sections: " + ", ".join(f"{where.replace('_', '-')} {colour}" for where, colour in sections.items()))
+    if C.is_character(number):
+        for level in range(1, 5):
+            row = data["rows"][level - 1]
+            gem = COLOR_LETTER.get(row["cost"], str(row["cost"]))
+            if row["cost"] == C.ANY:
+                gem = f"{row.get('count', 1)} of any colour"
+            lines.append(f"Level {level}: row gem {gem}, costs {cost_text(number, level)} in all "
+                         f"→ {level_reward_text(number, level) or 'nothing'}")
+        lines.append(f"Level 5: costs {cost_text(number, 5)} in all → rows 1-3, or a 15-PP token")
+    if data.get("text"):
+        lines.append(str(data["text"]))
+    for option in data.get("rewards", []):  # a card of printed choices (a domain card)
+        if isinstance(option, dict) and option.get("text"):
+            lines.append(f"• {option['text']}")
+    return lines
+
+
+def cost_text(number: int, level: int) -> str:
+    """What a character costs on a level, with the gems of any colour some cards ask for."""
+    text = gems_text(C.cost(number, level))
+    extra = C.any_cost(number, level)
+    if extra:
+        text = (f"{text} + " if text != "none" else "") + f"{extra} of any colour"
+    return text
+
+
+def render_card(number: int) -> bytes:
+    from rendering import render_card as draw
+
+    return draw(number)

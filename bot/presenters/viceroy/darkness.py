@@ -29,6 +29,8 @@ def _base(ctx: SeatCtx, title: str) -> tuple[MessageSpec, list[str]]:
 class DomainKind(BasePromptKind):
     """The domain card's reward (darkness): one of four, chosen in secret."""
 
+    lock_in = True
+
     def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
         spec, lines = _base(ctx, "Viceroy: your domain card's reward")
         lines.append("Your domain card lies in the first row of your pyramid (its sections are every colour). "
@@ -52,6 +54,8 @@ class DomainKind(BasePromptKind):
 
 class KeepKind(BasePromptKind):
     """The characters kept after the domain reward (darkness): 1 of the 3 drawn, or 2 of 4."""
+
+    lock_in = True
 
     def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
         spec, lines = _base(ctx, "Viceroy: the characters you keep")
@@ -156,6 +160,8 @@ class SetupSwitch:
 
     def __init__(self, base, keep: KeepKind) -> None:  # noqa: ANN001
         self.base, self.keep = base, keep
+
+    lock_in = True  # the base setup submits with its Confirm (a commit op); the kept characters are locked in
 
     def _pick(self, ctx: SeatCtx):  # noqa: ANN202
         return self.keep if "keep" in ctx.choices and "deal" not in ctx.choices else self.base

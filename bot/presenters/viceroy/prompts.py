@@ -6,7 +6,8 @@ draft or an engine action. Gem choices open a form (op ``gems.<purpose>``).
 
 from __future__ import annotations
 
-from bot.ui import drafts
+from bot.ui import drafts, informed, lockin
+from bot.ui.informed import Choice, shortfall
 from bot.ui.presenter import SeatCtx
 from bot.ui.spec import Button, FormField, FormSpec, Image, MessageSpec, Option, PlanIncomplete, cut
 from engine.viceroy import cards as C
@@ -17,17 +18,24 @@ from engine.viceroy.painting import best_painting
 from . import darkness, invasion, plans, underworld
 from .common import (
     COLOR_EMOJI,
+    COLOR_LETTER,
+    afford_reason,
+    card_at_text,
     card_option,
+    character_choice,
     describe_action,
     gems_long,
     gems_text,
+    law_choice,
+    level_reward_text,
     option_text,
+    place_letters,
     render_auction,
-    render_pyramid,
+    render_places,
+    render_plan_start,
     render_screen,
     reward_text,
     screen_line,
-    slot_labels,
 )
 
 FORM_TITLES = {"pass": "Gems to take when passing", "reward": "Reward gems", "discard": "Gems for discarding",
@@ -165,6 +173,8 @@ class SetupKind(GemForms):
 class DevelopmentKind(GemForms):
     """The development prompt; `replan` is the same plan asked again during resolution (a decision)."""
 
+    lock_in = True  # Pass (out of the phase) is drafted and locked in; a plan's Confirm submits at once
+
     def __init__(self, replan: bool = False) -> None:
         self.replan = replan
 
@@ -186,12 +196,15 @@ class DevelopmentKind(GemForms):
             lines.append("Play a card (character or law), discard one for 2 gems, or pass (out of the development "
                          "phase this turn).")
             if hand:
-                spec.rows.append([ctx.select("card", "Play a card", [card_option(n, "Play ", f"play:{n}") for n in hand])])
-                spec.rows.append([ctx.select("discard", f"Discard a card for {plans.discard_gems(ctx)} gems",
-                                             [card_option(n, "Discard ", f"discard:{n}", f"take {plans.discard_gems(ctx)} gems")
-                                              for n in hand])])
+                spec.rows.append([ctx.select("card", "Play a card", play_options(ctx))])
+                gems = plans.discard_gems(ctx)
+                spec.rows.append([ctx.select("discard", f"Discard a card for {gems} gems", informed.options(
+                    [Choice(f"Discard {C.label(n)}", f"discard:{n}", gives=f"{gems} gems") for n in hand]))])
             spec.rows.append([ctx.button("Pass (out of this development phase)", "pass")])
             spec.description = "\n".join(lines)
+            # The first step shows what a plan starts from: the hand and the pyramid.
+            view_, seat, name = ctx.view, ctx.seat, ctx.names.get(ctx.seat)
+            spec.image = Image("plan.png", lambda: render_plan_start(view_, seat, name), stable=True)
             return spec
         kind = draft["action"]
         number = draft.get("card")
@@ -221,43 +234,62 @@ class DevelopmentKind(GemForms):
         return action
 
 
+def play_options(ctx: SeatCtx) -> list[Option]:
+    """The first step's menu: each card in hand with where it can go, for what and giving what; a card that
+    cannot be played now is marked, last, with the reason."""
+    me = ctx.view["players"][ctx.seat]
+    entries = plans.plays(ctx)
+    letters = place_letters(me["pyramid"], entries)
+    choices = []
+    for n in me.get("hand", []):
+        entry = entries.get(str(n), {})
+        if C.is_law(n):
+            choices.append(law_choice(n, entry, f"play:{n}"))
+        else:
+            choices.append(character_choice(n, entry.get("slots", []), me, letters, f"play:{n}"))
+    return informed.options(choices)
+
+
 def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str]) -> None:
     view, seat, names = ctx.view, ctx.seat, ctx.names
     me = view["players"][seat]
     number = draft["card"]
     pyramid = me["pyramid"]
     entry = plans.plays(ctx).get(str(number), {})
+    letters = place_letters(pyramid, plans.plays(ctx))
     name = names.get(seat, "You")
     if "targets" in entry:
-        cards = pyramid["cards"]
-        opts = [Option(cut(f"{t}: {C.label(cards[t]['card'])}"), t, default=draft.get("target") == t)
-                for t in entry["targets"]]
+        targets = list(entry["targets"])
+        opts = [Option(cut(card_at_text(pyramid, t, letters)), t, default=draft.get("target") == t) for t in targets]
         if opts:
-            spec.rows.append([ctx.select("target", "Which card of your pyramid", opts)])
+            spec.rows.append([ctx.select("target", "Which card of your pyramid (letters on the picture)", opts)])
         else:
             lines.append("There is no card it can act on.")
-        spec.image = Image("pyramid.png", lambda: render_pyramid(pyramid, name))
+        spec.image = Image("pyramid.png", lambda: render_places(pyramid, name, targets, letters))
         return
     places = entry.get("slots", [])
     slots = [p["slot"] if isinstance(p, dict) else p for p in places]
-    labels = slot_labels(slots)
-    opts = []
+    choices = []
+    gems = me.get("gems", {})
     for place in places:
         if not isinstance(place, dict):  # a law: any open place below level 5
-            opts.append(Option(f"{labels[place]}: level {P.level_of(place)}", place, default=draft.get("slot") == place))
+            choices.append(Choice(f"{letters[place]}: level {P.level_of(place)}", place, note="a law costs no gems",
+                                  default=draft.get("slot") == place))
             continue
         payment, slot, level = place["payment"], place["slot"], place["level"]
+        label = f"{letters[slot]}: level {level}"
         if payment is None:
+            choices.append(Choice(label, slot, blocked=afford_reason(place["cost"], gems, level)))
             continue
-        paid = gems_text(payment["pay"])
-        note = f"cost {gems_text(place['cost'])}" + (f", you pay {paid} (infinite gems cover the rest)" if payment["infinite"] else "")
         rewards = reward_text(plans.items_for(number, level, draft.get("reward", {})))
-        opts.append(Option(cut(f"{labels[slot]}: level {level}, {rewards}"), slot, cut(note), draft.get("slot") == slot))
-    if opts:
-        spec.rows.append([ctx.select("slot", "Where it goes (letters on the picture)", opts)])
-    else:
+        note = f"you pay {gems_text(payment['pay'])} (infinite gems cover the rest)" if payment["infinite"] else ""
+        choices.append(Choice(label, slot, costs=gems_text(place["cost"]), gives=rewards, note=note,
+                              default=draft.get("slot") == slot))
+    if choices:
+        spec.rows.append([ctx.select("slot", "Where it goes (letters on the picture)", informed.options(choices))])
+    if not any(not c.blocked for c in choices):
         lines.append("You cannot pay for this card anywhere in your pyramid.")
-    spec.image = Image("placement.png", lambda: render_pyramid(pyramid, name, slots))
+    spec.image = Image("placement.png", lambda: render_places(pyramid, name, slots, letters))
     slot = draft.get("slot")
     if not C.is_law(number) and slot and P.level_of(slot) == 5:
         choice = draft.get("reward", {}).get("level5", "rows")
@@ -288,9 +320,9 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
         free = P.free_after_placing(pyramid, place, 74) if place else []
         if free:
             spec.rows.append([ctx.select("tuck1", "Free card to put under Royal Favor",
-                                         [Option(cut(f"{t}: {C.label(pyramid['cards'][t]['card'])}"), t) for t in free])])
+                                         [Option(cut(card_at_text(pyramid, t, letters)), t) for t in free])])
     if number == 67:
-        mine = [Option(cut(f"{t}: {token_name(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
+        mine = [Option(cut(f"{letters.get(t, '?')}: {token_name(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
                 for t, e in sorted(pyramid["cards"].items()) for i, tok in enumerate(e["tokens"])]
         theirs = [Option(cut(f"{names.get(p['seat'], 'Seat ' + str(p['seat']))}: {token_name(tok)} on {C.label(e['card'])}"),
                          f"{p['seat']}#{t}#{i}")
@@ -306,22 +338,43 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
 # --------------------------------------------------------------------------------------------- auction
 
 
+def auction_choices(ctx: SeatCtx, pass_gems: dict[str, int]) -> list[Choice]:
+    """Every bid the auction shows, what it costs and brings; a colour the seat has no gem of is marked."""
+    view = ctx.view
+    me = view["players"][ctx.seat]
+    gems = me.get("gems", {})
+    offered = {b["color"]: b["cards"] for b in ctx.choices.get("bids", [])}
+    out: list[Choice] = []
+    for colour in C.COLORS:
+        spot = view.get("auction", {}).get(colour) or {}
+        cards = offered.get(colour) or [c for c in (spot.get("base"), spot.get("tip")) if c is not None]
+        for card in cards:
+            choice = Choice(f"{COLOR_EMOJI[colour]} Bid {colour} for {C.label(card)}", f"bid:{colour}:{card}",
+                            costs=f"1{COLOR_LETTER[colour]} (you have {gems.get(colour, 0)})",
+                            gives=f"the card (L1: {level_reward_text(card, 1)})")
+            if colour not in offered:
+                choice.blocked = shortfall({colour: 1}, gems, lambda c: COLOR_LETTER[c])
+            out.append(choice)
+    for card in ctx.choices.get("attack", []):
+        out.append(Choice(f"Attack for {C.label(card)}", f"attack:{card}",
+                          costs=f"1 attack token (you have {me.get('attacks', 0)})", gives="the card"))
+    count = sum(pass_gems.values())
+    out.append(Choice(f"Pass and take {count} gems", "pass", gives=gems_long(pass_gems)))
+    return out
+
+
+
 class AuctionKind(GemForms):
     def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
         spec, lines = _base(ctx)
         view = ctx.view
         me = view["players"][ctx.seat]
         spec.title = f"Turn {view['turn']}: auction round {view['round']}"
-        opts: list[Option] = []
-        for bid in ctx.choices.get("bids", []):
-            colour = bid["color"]
-            for card in bid["cards"]:
-                opts.append(Option(cut(f"Bid {colour} for {C.label(card)}"), f"bid:{colour}:{card}", COLOR_EMOJI[colour]))
-        for card in ctx.choices.get("attack", []):
-            opts.append(Option(cut(f"Attack for {C.label(card)}"), f"attack:{card}", "spend an attack token"))
         count = plans.pass_gems(ctx)
         pass_gems = plans.gems_choice(ctx, draft, "pass", count)
-        opts.append(Option(f"Pass and take {count} gems", "pass", gems_long(pass_gems)))
+        opts = informed.options(auction_choices(ctx, pass_gems))
+        for o in opts:
+            o.default = o.value == draft.get("choose")
         current = view.get("my_choice")
         if current:
             lines.append(f"Your sealed choice: **{describe_action(current)}**. You can change it until everyone has chosen.")
@@ -340,13 +393,19 @@ class AuctionKind(GemForms):
         spec.description = "\n".join(lines)
         return spec
 
+    lock_in = True  # a bid is drafted by the menu and sealed by Lock in (bot/ui/lockin.py)
+
     def on_control(self, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
         value = values[0] if values else None
         if op == "archive":
             draft["archive"] = not draft.get("archive", False)
+            # The toggle belongs to the bid: a bid already chosen (drafted or sealed) is made again with it.
+            value = draft.get("choose") if draft.get("choose", "pass") != "pass" else None
+            if value is None:
+                return None
+        elif op != "choose" or not value:
             return None
-        if op != "choose" or not value:
-            return None
+        draft["choose"] = value
         if value == "pass":
             return {"type": "pass", "gems": plans.gems_choice(ctx, draft, "pass")}
         parts = value.split(":")
@@ -355,10 +414,19 @@ class AuctionKind(GemForms):
         return {"type": "attack", "card": int(parts[1]), "archive": draft.get("archive", False)}
 
 
+    def on_form(self, ctx: SeatCtx, draft: dict, purpose: str, values: dict[str, str]) -> str:
+        note = super().on_form(ctx, draft, purpose, values)
+        if draft.get("choose") == "pass":  # a pass already chosen takes the new gems (to be locked in)
+            draft[lockin.LOCK] = {"type": "pass", "gems": plans.gems_choice(ctx, draft, "pass")}
+        return note
+
+
 # -------------------------------------------------------------------------------------------- painting
 
 
 class PaintKind(GemForms):
+    lock_in = True  # skipping the painting is final: it is locked in like any sealed choice
+
     def render(self, ctx: SeatCtx, draft: dict) -> MessageSpec:
         spec, lines = _base(ctx)
         spec.title = f"Viceroy game #{ctx.game_id}: painting"
@@ -398,9 +466,12 @@ class DecisionKind(GemForms):
         elif kind in ("attack_pick", "solo_discard"):
             spec.rows.append([ctx.select("pick", "Choose a character", [card_option(c) for c in ch["options"]])])
         elif kind == "royal_favor":
-            cards = ctx.view["players"][ctx.seat]["pyramid"]["cards"]
-            spec.rows.append([ctx.select("pick", "Choose a free card",
-                                         [Option(cut(f"{t}: {C.label(cards[t]['card'])}"), t) for t in ch["options"]])])
+            pyramid = ctx.view["players"][ctx.seat]["pyramid"]
+            letters = place_letters(pyramid)
+            spec.rows.append([ctx.select("pick", "Choose a free card (letters on the picture)",
+                                         [Option(cut(card_at_text(pyramid, t, letters)), t) for t in ch["options"]])])
+            name, targets = ctx.names.get(ctx.seat, "You"), list(ch["options"])
+            spec.image = Image("pyramid.png", lambda: render_places(pyramid, name, targets, letters))
         elif kind == "archive":
             spec.rows.append([ctx.button("Yes, tuck it under Archive", "yes", "primary"), ctx.button("No, into my hand", "no")])
         elif kind == "chancery_return":

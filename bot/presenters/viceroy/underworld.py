@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.ui.presenter import BasePromptKind, SeatCtx
 from bot.ui.spec import Image, MessageSpec, Option, PlanIncomplete, cut
+from bot.ui.texts import BLOCKED_MARK
 from engine.viceroy import cards as C
 from engine.viceroy import pyramid as P
 from engine.viceroy.modules.criminals import is_criminal, token_text
@@ -60,6 +61,26 @@ def criminal_action(ctx: SeatCtx, draft: dict) -> dict:
             "reward": plans._reward_from_draft(ctx, draft)}
 
 
+def _criminal_options(options: list[Option], criminals: dict[str, dict]) -> list[Option]:
+    """The first step's card menu with each criminal said as it is played (level 0, no gems, a line); one
+    with no place is marked, last, with the reason (bot/ui/informed.py)."""
+    out = []
+    for o in options:
+        number = int(o.value.split(":")[1])
+        if not is_criminal(number):
+            out.append(o)
+            continue
+        entry = criminals.get(str(number), {})
+        if entry.get("slots"):
+            out.append(Option(cut(f"Play {C.label(number)}"), o.value,
+                              "criminal: level 0, costs no gems → the rewards of a line you choose", o.default))
+        else:
+            out.append(Option(cut(f"{BLOCKED_MARK} Play {C.label(number)}"), o.value,
+                              "no place for a criminal (two adjacent level-1 cards)", o.default,
+                              "no place for a criminal (two adjacent level-1 cards)"))
+    return [o for o in out if not o.blocked] + [o for o in out if o.blocked]
+
+
 def with_criminals(kind):  # noqa: ANN001, ANN201
     """The development prompt (or its re-plan) with criminals: played on a line, never discarded for gems."""
 
@@ -69,11 +90,14 @@ def with_criminals(kind):  # noqa: ANN001, ANN201
             if draft.get("action") == "play" and isinstance(number, int) and is_criminal(number):
                 return self._criminal(ctx, draft, number)
             spec = super().render(ctx, draft)
-            discard = ctx.control_id("discard")
+            discard, card = ctx.control_id("discard"), ctx.control_id("card")
+            criminals = _criminals(ctx)
             for row in spec.rows:
                 for control in row:
                     if getattr(control, "custom_id", "") == discard:
                         control.options = [o for o in control.options if not is_criminal(int(o.value.split(":")[1]))]
+                    if getattr(control, "custom_id", "") == card:  # criminals go on level 0, for no gems
+                        control.options = _criminal_options(control.options, criminals)
             spec.rows = [row for row in spec.rows
                          if not any(getattr(c, "custom_id", "") == discard and not c.options for c in row)]
             extra = judgement_line(ctx.view["players"][ctx.seat])
