@@ -270,13 +270,20 @@ def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions
     state = new_game(options, seed)
     rng = random.Random(seed if rng_seed is None else rng_seed)
     actions: list[dict] = []
+    seat = _next_seat(state)
     for _ in range(max_actions):
-        seat = _next_seat(state)
         if seat is None:
             return state, actions
         action = choose_action(state, seat, rng)
-        apply_action(state, seat, action, trusted=True)  # built from the legal options: read, not re-checked
+        events = apply_action(state, seat, action, trusted=True)  # built from the legal options: read, not re-checked
         actions.append({"seat": seat, "action": action})
+        # A sealed choice that others still wait on: the next seat is the lowest of them (what _next_seat gives).
+        last = events[-1] if events else None
+        if (last is not None and last["type"] == "chosen" and last["waiting"] and state["decision"] is None
+                and state["phase"] in _SEALED):
+            seat = min(last["waiting"])
+        else:
+            seat = _next_seat(state)
     raise RuntimeError("the game did not end")
 
 

@@ -190,7 +190,7 @@ def validate(state: dict, seat: int, action: dict) -> dict:
     raise IllegalAction("In the auction you may bid, attack or pass.", "bad_type")
 
 
-def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
+def read_trusted(state: dict, seat: int, action: dict, rules: object = None) -> dict | None:
     """The choice ``validate`` makes of an action built from the legal options, without its checks."""
     kind = action["type"]
     if kind == "bid":

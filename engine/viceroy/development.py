@@ -10,7 +10,7 @@ from . import pyramid as P
 from .errors import IllegalAction
 from .payment import INFINITE, spend, unused_infinite, validate_payment
 from .rewards import circle_gem, reward_items
-from .rules import DONE, Decision, Law, Phase, rules_for, trust
+from .rules import DONE, Decision, Law, Phase, Ruleset, rules_for, trust
 from .state import (
     COLORS,
     DISCARD_GEMS,
@@ -102,7 +102,7 @@ def validate(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
 CHECK_ONLY_LAWS: set[object] = set()
 
 
-def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
+def read_trusted(state: dict, seat: int, action: dict, rules: Ruleset | None = None) -> dict | None:
     """The plan ``validate`` makes of an action built from the legal options, without its checks: a discard,
     a pass, a law placed on an open place whose check only refuses, or a character paid with gems and
     infinite gems (anything else, such as another payment source: None, checked)."""
@@ -114,7 +114,8 @@ def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
     number = action["card"]
     if kind != "play":
         return None
-    rules = rules_for(state)
+    if rules is None:
+        rules = rules_for(state)
     if number in C.LAW_SET:
         law = rules.laws.get(number, PLACED)
         if not law.places or (law.validate is not None and law.validate not in CHECK_ONLY_LAWS):
@@ -169,8 +170,8 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
         state["queue"].append({"op": "develop", "seat": seat, "plan": choices[seat]})
 
 
-def _still_possible(state: dict, seat: int, plan: dict) -> bool:
-    quick = _quick_recheck(state, seat, plan)
+def _still_possible(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> bool:
+    quick = _quick_recheck(state, seat, plan, rules)
     if quick is not None:
         return quick
     try:
@@ -180,7 +181,7 @@ def _still_possible(state: dict, seat: int, plan: dict) -> bool:
     return True
 
 
-def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
+def _quick_recheck(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> bool | None:
     """Whether a checked plan can still be carried out, looking only at what can have changed since it was
     checked: the hand, the open places, the gems and the unused infinite gems (the rest of the check depends
     on the plan alone). None where this does not apply (laws, other payment sources): the full check then."""
@@ -193,7 +194,7 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
         return False
     if kind == "discard":
         return True
-    sources = rules_for(state).payment_sources
+    sources = (rules or rules_for(state)).payment_sources
     if number in C.LAW_SET or len(sources) != 1 or sources[0] is not INFINITE:
         return None
     if plan["slot"] not in P.open_places(player["pyramid"], number):
@@ -214,9 +215,10 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
 def step_develop(state: dict, step: dict, events: list) -> bool:
     seat = step["seat"]
     answer = step.get("answer")
+    rules = rules_for(state)
     if answer is None:
         plan = step["plan"]
-        if not _still_possible(state, seat, plan):
+        if not _still_possible(state, seat, plan, rules):
             return ask(state, seat, "replan", "Your plan can no longer be carried out: choose again.")
     else:
         plan = answer.get("plan", step["plan"])
@@ -234,12 +236,12 @@ def step_develop(state: dict, step: dict, events: list) -> bool:
         push(state, {"op": "gain_gems", "seat": seat, "count": DISCARD_GEMS, "choice": plan.get("gems"), "why": "discarding a card"})
         return True
     if C.is_law(number):
-        law = rules_for(state).laws.get(number, PLACED)
+        law = rules.laws.get(number, PLACED)
         (law.play or play_placed)(state, seat, plan, events)
         return True
     slot = plan["slot"]
     level = P.parse_slot(slot)[0]
-    spend(state, seat, plan)
+    spend(state, seat, plan, rules)
     player["pyramid"]["cards"][slot] = new_entry(number, slot)
     text = _PLAYS.get((seat, number, level))
     if text is None:

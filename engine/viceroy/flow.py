@@ -59,7 +59,7 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
     if trusted:
         reading = trusted_reading(phase.validate)
         if reading is not None:
-            choice = reading(state, seat, action)
+            choice = reading(state, seat, action, rules)
     if choice is None:
         choice = phase.validate(state, seat, action)
     choices = state["choices"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import cards as C
 from .errors import IllegalAction
-from .rules import PaymentSource, rules_for
+from .rules import PaymentSource, Ruleset, rules_for
 from .state import COLORS, clean_gems, fmt_gems, zero
 
 
@@ -135,7 +135,7 @@ def auto_payment(player: dict, number: int, level: int, state: dict | None = Non
     return {"pay": left, **out}
 
 
-def spend(state: dict, seat: int, plan: dict) -> None:
+def spend(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> None:
     """Move a checked payment: gems to the reserve, and each source used."""
     player = state["players"][seat]
     pay = plan["pay"]
@@ -149,5 +149,5 @@ def spend(state: dict, seat: int, plan: dict) -> None:
     reserve["green"] += g
     reserve["blue"] += b
     reserve["yellow"] += y
-    for source in rules_for(state).payment_sources:
+    for source in (rules or rules_for(state)).payment_sources:
         source.spend(state, seat, plan.get(source.key, source.empty))

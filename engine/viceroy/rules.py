@@ -267,8 +267,9 @@ def upgrade(state: dict) -> None:
     state["version"] = 2
 
 
-# Trusted readings (``trust``): for a sealed phase's check, the choice it would make of an action built from the
-# engine's own legal options (the baseline AI's), made without the checks; None where the reading does not
+# Trusted readings (``trust``): for a sealed phase's check, ``reading(state, seat, action, rules)`` gives the
+# choice the check would make of an action built from the engine's own legal options (the baseline AI's),
+# made without the checks (``rules``: the game's ruleset, or None to look it up); None where the reading does not
 # cover the action (the check then runs). For a phase's act (painting), the act without its checks. Keyed by
 # the check or act itself: a module that wraps or replaces one gets the full check until it trusts its own.
 _TRUSTED: dict[Callable[..., Any], Callable[..., Any]] = {}
