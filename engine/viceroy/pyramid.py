@@ -123,9 +123,11 @@ def open_places(pyramid: dict, card_number: int) -> tuple[str, ...]:
     placed = PLACED_ON.get(card_number)
     if not cards:
         return _FIRST if placed is None else ()
-    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; a set,
-    # not the order the cards were placed in, so that the same shape built in another order is found too).
-    key = (card_number in LAW_SET, placed, frozenset(cards))
+    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; the
+    # sorted slots, not the order the cards were placed in, so that the same shape built in another order is
+    # found too; a tuple of strings, which the garbage collector stops tracking, unlike a frozenset: the
+    # remembered shapes then cost no collection time).
+    key = (card_number in LAW_SET, placed, tuple(sorted(cards)))
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))
@@ -141,7 +143,7 @@ def legal_places(pyramid: dict, card_number: int) -> tuple[tuple[str, int], ...]
     placed = PLACED_ON.get(card_number)
     if not cards:
         return _FIRST_PLACES if placed is None else ()
-    key = (card_number in LAW_SET, placed, frozenset(cards))
+    key = (card_number in LAW_SET, placed, tuple(sorted(cards)))  # as in open_places
     found = _PLACES.get(key)
     if found is None:
         found = tuple((slot, parse_slot(slot)[0]) for slot in open_places(pyramid, card_number))
