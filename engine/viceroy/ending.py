@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import pyramid as P
 from .errors import IllegalAction
-from .painting import apply_painting
+from .painting import apply_painting, paint_sections
 from .rules import Phase, enter, trust
 from .scoring import final_scores as score_all
 from .state import COLORS, ev, gem_total, p
@@ -51,13 +51,9 @@ def paint_trusted(state: dict, seat: int, action: dict, events: list) -> None:
         paint(state, seat, action, events)  # refused, with its message
         return
     sections = action["paint"]
-    cards, gems = player["pyramid"]["cards"], player["gems"]
+    paint_sections(player["pyramid"]["cards"], sections)
+    gems = player["gems"]
     for item in sections:
-        entry = cards[item["slot"]]
-        painted = entry.get("paint")
-        if painted is None:
-            painted = entry["paint"] = {}
-        painted[item["section"]] = item["color"]
         gems[item["color"]] -= 1  # the gem now lies on the painted section
     _painted(state, seat, sections, events)
 

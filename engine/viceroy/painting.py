@@ -63,13 +63,18 @@ def apply_painting(pyramid: dict, gems: dict[str, int], paint_list: list[dict]) 
             raise ValueError(
                 f"Painting needs {spent[color]} {color} gem(s) but you have {gems.get(color, 0)} left."
             )
+    paint_sections(cards, paint_list)
+    return spent
+
+
+def paint_sections(cards: dict, paint_list: list[dict]) -> None:
+    """Set ``entry["paint"][section]`` for every item of a checked paint list (``cards``: the pyramid's cards)."""
     for item in paint_list:
         entry = cards[item["slot"]]
         paint = entry.get("paint")
         if paint is None:
             paint = entry["paint"] = {}
         paint[item["section"]] = item["color"]
-    return spent
 
 
 def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, list[tuple[int, int, int]]]]:

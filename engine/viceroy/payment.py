@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import cards as C
 from .errors import IllegalAction
 from .rules import PaymentSource, Ruleset, rules_for
-from .state import COLORS, clean_gems, fmt_gems, zero
+from .state import COLORS, clean_gems, fmt_gems, move_gems, zero
 
 
 def infinite_gems(player: dict) -> list[str]:
@@ -138,16 +138,6 @@ def auto_payment(player: dict, number: int, level: int, state: dict | None = Non
 def spend(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> None:
     """Move a checked payment: gems to the reserve, and each source used."""
     player = state["players"][seat]
-    pay = plan["pay"]
-    gems, reserve = player["gems"], state["reserve"]
-    r, g, b, y = pay["red"], pay["green"], pay["blue"], pay["yellow"]  # (every play, written out)
-    gems["red"] -= r
-    gems["green"] -= g
-    gems["blue"] -= b
-    gems["yellow"] -= y
-    reserve["red"] += r
-    reserve["green"] += g
-    reserve["blue"] += b
-    reserve["yellow"] += y
+    move_gems(player["gems"], state["reserve"], plan["pay"])
     for source in (rules or rules_for(state)).payment_sources:
         source.spend(state, seat, plan.get(source.key, source.empty))

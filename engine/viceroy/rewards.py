@@ -22,6 +22,7 @@ from .state import (
     find_entry,
     fmt_gems,
     gem_total,
+    move_gems,
     p,
     push,
 )
@@ -158,16 +159,7 @@ def step_gain_gems(state: dict, step: dict, events: list) -> bool:
             or choice["yellow"] > reserve["yellow"]):
         text = f"Choose {count} gems from the reserve ({step['why']})."
         return ask(state, seat, "gems", text, count=count, reserve=dict(reserve), why=step["why"])
-    gems = state["players"][seat]["gems"]
-    r, g, b, y = choice["red"], choice["green"], choice["blue"], choice["yellow"]  # (every action, written out)
-    reserve["red"] -= r
-    reserve["green"] -= g
-    reserve["blue"] -= b
-    reserve["yellow"] -= y
-    gems["red"] += r
-    gems["green"] += g
-    gems["blue"] += b
-    gems["yellow"] += y
+    move_gems(reserve, state["players"][seat]["gems"], choice)
     events.append({"type": "gems_taken", "to": "all", "text": f"{p(seat)} takes {count} gems from the reserve ({step['why']}).",
                    "seat": seat, "count": count})
     events.append({"type": "gems_taken_private", "to": seat, "text": f"You take {fmt_gems(choice)}.", "gems": choice})

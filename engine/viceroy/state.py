@@ -37,6 +37,19 @@ def zero() -> dict[str, int]:
     return {"red": 0, "green": 0, "blue": 0, "yellow": 0}
 
 
+def move_gems(source: dict[str, int], target: dict[str, int], gems: dict[str, int]) -> None:
+    """``gems`` leave ``source`` for ``target`` (every play and every gem taken: written out per colour)."""
+    r, g, b, y = gems["red"], gems["green"], gems["blue"], gems["yellow"]
+    source["red"] -= r
+    source["green"] -= g
+    source["blue"] -= b
+    source["yellow"] -= y
+    target["red"] += r
+    target["green"] += g
+    target["blue"] += b
+    target["yellow"] += y
+
+
 def gem_total(gems: dict[str, int]) -> int:
     return sum(gems.values())
 
