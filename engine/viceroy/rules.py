@@ -143,6 +143,9 @@ class Ruleset:
     # Card piles a module adds that a card reward may draw from: name -> fn(state) -> the pile (a list, top
     # last). The base game's piles ("law", "small") are not in it.
     piles: dict[str, Callable[[dict], list]] = field(default_factory=dict)
+    # A module's own candidate actions for the search AI (engine/viceroy/ai_candidates.py), added to the base
+    # ones: phase or decision kind -> fn(state, seat, rng) -> list of legal actions, most promising first.
+    search_candidates: dict[str, Callable[..., list[dict]]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -169,6 +172,7 @@ class Ruleset:
             ai=dict(self.ai),
             prompt_choices=dict(self.prompt_choices),
             piles=dict(self.piles),
+            search_candidates=dict(self.search_candidates),
         )
 
     def add_law(self, number: int, law: Law) -> None:
