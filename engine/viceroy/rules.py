@@ -267,6 +267,22 @@ def upgrade(state: dict) -> None:
     state["version"] = 2
 
 
+# Trusted readings (``trust``): for a sealed phase's check, the choice it would make of an action built from the
+# engine's own legal options (the baseline AI's), made without the checks; None where the reading does not
+# cover the action (the check then runs). Keyed by the check itself: a module that wraps or replaces a phase's
+# check gets the full check until it trusts a reading of its own.
+_TRUSTED: dict[Callable[..., dict], Callable[[dict, int, dict], dict | None]] = {}
+
+
+def trust(check: Callable[..., dict], reading: Callable[[dict, int, dict], dict | None]) -> None:
+    """Register ``reading`` as the trusted reading of the phase check ``check`` (equal results, property-tested)."""
+    _TRUSTED[check] = reading
+
+
+def trusted_reading(check: Callable[..., dict] | None) -> Callable[[dict, int, dict], dict | None] | None:
+    return _TRUSTED.get(check) if check is not None else None
+
+
 def zone_tokens(state: dict, seat: int) -> list[dict]:
     """The tokens ``seat`` holds outside its pyramid that count like pyramid tokens (none in the base game)."""
     zones = rules_for(state).token_zones

@@ -95,9 +95,9 @@ def stack_reserve(state: dict, ids: list[int]) -> None:
 
 
 def dev_game(players: int = 2, seed: int = 5, layout: dict | None = None, cards: list[int] = (),
-             seat_gems: dict | None = None) -> dict:
+             seat_gems: dict | None = None, modules: list[str] = MODULES) -> dict:
     """Development round 1 with only seat 0 in the phase."""
-    state = started(MODULES, players, seed=seed)
+    state = started(modules, players, seed=seed)
     to_development(state)
     if layout is not None:
         pyramid(state, 0, layout)

@@ -13,7 +13,7 @@ from engine.viceroy import cards as C
 from engine.viceroy import pyramid as P
 from engine.viceroy.modules.carddata import DOMAIN
 from engine.viceroy.modules.criminals import BRIBE_TOKENS, CRIMINALS, JUDGEMENT, UNDERWORLD_LAWS
-from engine.viceroy.modules.underworld import relocation_options
+from engine.viceroy.modules.underworld import judgement_plans, relocation_options
 from engine.viceroy.scoring import score_player
 from tests.darkness.helpers import game, started
 from tests.engine.helpers import gems, submit
@@ -475,6 +475,59 @@ def test_end_of_game_discard_token_discards_one_of_the_shown_tokens_before_scori
                                                                "kind": "magic"}]})
     assert cards["1:2"]["tokens"] == [{"type": "defense"}]
     assert state["phase"] != "judgement"
+
+
+def _with_combat_card(tokens: list[dict]) -> dict:
+    state = dev_game(layout=ROW, modules=[*MODULES, "invasion"])
+    state["ext"]["invasion"]["cards"][0]["tokens"] = tokens
+    return state
+
+
+def test_judgement_discard_tokens_may_take_a_token_from_the_combat_card():
+    # "Discard one of the indicated tokens from the cards in your pyramid, domain card, or combat card."
+    state = _with_combat_card([{"type": "magic"}, {"type": "science"}])
+    magic_or_defense = kind_ids("discard", tokens=["magic", "defense"])[0]
+    give_tokens(state, 0, [magic_or_defense])
+    _to_judgement(state)
+    assert state["phase"] == "judgement" and state["active"] == [0]  # only the combat card holds one
+    events = apply_action(state, 0, {"type": "judgement", "discards": [{"token": magic_or_defense, "slot": "combat",
+                                                                        "kind": "magic"}]})
+    assert state["ext"]["invasion"]["cards"][0]["tokens"] == [{"type": "science"}]
+    assert any("from their combat card" in e["text"] for e in events if e["type"] == "judgement_discard")
+
+
+def test_judgement_discard_tokens_from_the_combat_card_is_a_must_too():
+    state = _with_combat_card([{"type": "defense"}])
+    magic_or_defense = kind_ids("discard", tokens=["magic", "defense"])[0]
+    give_tokens(state, 0, [magic_or_defense])
+    _to_judgement(state)
+    with pytest.raises(IllegalAction, match="must discard"):
+        apply_action(state, 0, {"type": "judgement", "discards": [{"token": magic_or_defense, "slot": None,
+                                                                   "kind": None}]})
+    with pytest.raises(IllegalAction, match="must discard"):
+        apply_action(state, 0, {"type": "judgement", "discards": [{"token": magic_or_defense, "slot": "combat",
+                                                                   "kind": "magic"}]})
+    assert state["ext"]["invasion"]["cards"][0]["tokens"] == [{"type": "defense"}]
+
+
+def test_judgement_discard_from_the_combat_card_lowers_its_per_token_penalty():
+    state = _with_combat_card([{"type": "magic"}])
+    per_magic = kind_ids("per_token", token="magic")[0]
+    magic_or_defense = kind_ids("discard", tokens=["magic", "defense"])[0]
+    give_tokens(state, 0, [per_magic, magic_or_defense])
+    assert _score(state)["breakdown"]["judgement"] == -JUDGEMENT[per_magic]["value"]
+    _to_judgement(state)
+    apply_action(state, 0, {"type": "judgement", "discards": [{"token": magic_or_defense, "slot": "combat",
+                                                               "kind": "magic"}]})
+    assert _score(state)["breakdown"]["judgement"] == 0
+
+
+def test_judgement_plans_offer_the_combat_card_tokens():
+    state = _with_combat_card([{"type": "magic"}])
+    give_tokens(state, 0, [kind_ids("discard", tokens=["magic", "defense"])[0]])
+    _to_judgement(state)
+    assert [plan["text"] for plan in judgement_plans(state, 0)] == ["discard a magic token"]
+    assert judgement_plans(state, 0)[0]["discards"][0]["slot"] == "combat"
 
 
 def test_end_of_game_judgement_resolution_in_the_owner_order():

@@ -16,7 +16,8 @@ bid (the colour is chosen after the reveal, in priority order), or at the end to
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from .. import cards as C
 from .. import pyramid as P
@@ -29,6 +30,26 @@ from .carddata import ANY_CIRCLE_BONUS, DIAMONDS
 
 DIAMONDS_PER_PLAYER = 4
 NAME = "diamonds"
+
+
+@dataclass(frozen=True)
+class TokenZone:
+    """A zone beside the pyramid whose tokens count like pyramid tokens (an entry of ``Ruleset.token_zones``).
+    Called, it gives a copy of the seat's tokens; ``live`` gives the list itself, so that a rule that discards
+    tokens ("from your pyramid, domain card or combat card") can take one from it. ``key`` names the zone in
+    actions where a slot would name a card; ``label`` names it in texts."""
+
+    key: str
+    label: str
+    live: Callable[[dict, int], list[dict]]
+
+    def __call__(self, state: dict, seat: int) -> list[dict]:
+        return list(self.live(state, seat))
+
+
+def token_zones(rules: Ruleset) -> list[TokenZone]:
+    """The token zones of a ruleset that tokens can be discarded from."""
+    return [z for z in rules.token_zones if isinstance(z, TokenZone)]
 
 
 def slice_of(state: dict) -> dict:

@@ -658,10 +658,14 @@ def _wrap_painting(inner):  # noqa: ANN001, ANN202
     return start
 
 
-def combat_tokens(state: dict, seat: int) -> list[dict]:
-    """The tokens on a combat card count like the tokens in the pyramid (they are not on a pyramid card)."""
+def _combat_card_tokens(state: dict, seat: int) -> list[dict]:
     x = state["ext"].get(NAME)
-    return list(x["cards"][seat]["tokens"]) if x is not None and seat < len(x["cards"]) else []
+    return x["cards"][seat]["tokens"] if x is not None and seat < len(x["cards"]) else []
+
+
+# The tokens on a combat card count like the tokens in the pyramid (they are not on a pyramid card), and a
+# rule that discards a token may take it from there.
+combat_tokens = common.TokenZone("combat", "combat card", _combat_card_tokens)
 
 
 def penalty_points(ctx) -> int:  # noqa: ANN001  (a scoring.ScoreContext)

@@ -571,18 +571,42 @@ def _start_judgement(state: dict, events: list) -> None:
         parts.append(f"{p(seat)}: " + (_private_tokens(sorted(held)) if held else "none"))
     ev(events, "all", "judgement_revealed", "Judgement tokens are revealed. " + "; ".join(parts) + ".",
        tokens=[sorted(h) for h in x["held"]])
-    pyramids = [pl["pyramid"] for pl in state["players"]]
     state["active"] = [s for s in range(len(state["players"]))
-                       if any(_real_tokens(pyramids[s], k) for t in discard_tokens(state, s)
-                              for k in JUDGEMENT[t]["tokens"])]
+                       if any(n and k in JUDGEMENT[t]["tokens"] for (_, k), n in _token_stock(state, s).items()
+                              for t in discard_tokens(state, s))]
 
 
-def _token_stock(pyramid: dict) -> dict[tuple[str, str], int]:
+def _token_lists(state: dict, seat: int) -> dict[str, list[dict]]:
+    """Where a discard token may take a token from: each pyramid card (the domain card among them) by its
+    slot, and each token zone beside the pyramid (a combat card) by its key; the lists themselves."""
+    from ..rules import rules_for
+
+    places = {slot: entry["tokens"] for slot, entry in state["players"][seat]["pyramid"]["cards"].items()}
+    for zone in common.token_zones(rules_for(state)):
+        places[zone.key] = zone.live(state, seat)
+    return places
+
+
+def _place_order(place: str) -> tuple:
+    """Pyramid slots in pyramid order, then the zones beside it."""
+    return (0, P.parse_slot(place)) if ":" in place else (1, (0, 0), place)
+
+
+def _place_label(state: dict, seat: int, place: str) -> str:
+    cards = state["players"][seat]["pyramid"]["cards"]
+    if place in cards:
+        return C.label(cards[place]["card"])
+    from ..rules import rules_for
+
+    return next(f"their {z.label}" for z in common.token_zones(rules_for(state)) if z.key == place)
+
+
+def _token_stock(state: dict, seat: int) -> dict[tuple[str, str], int]:
     stock: dict[tuple[str, str], int] = {}
-    for slot, entry in pyramid["cards"].items():
-        for t in entry["tokens"]:
+    for place, tokens in _token_lists(state, seat).items():
+        for t in tokens:
             if t["type"] in ("science", "magic", "defense"):
-                stock[(slot, t["type"])] = stock.get((slot, t["type"]), 0) + t.get("amount", 1)
+                stock[(place, t["type"])] = stock.get((place, t["type"]), 0) + t.get("amount", 1)
     return stock
 
 
@@ -595,7 +619,7 @@ def _validate_judgement(state: dict, seat: int, action: dict) -> dict:
             or sorted(str(i.get("token")) for i in items) != sorted(str(t) for t in mine)):
         raise IllegalAction("List each of your discard judgement tokens once, in the order you resolve them.",
                             "bad_judgement")
-    stock = _token_stock(state["players"][seat]["pyramid"])
+    stock = _token_stock(state, seat)
     out = []
     for item in items:
         token = item["token"]
@@ -607,7 +631,7 @@ def _validate_judgement(state: dict, seat: int, action: dict) -> dict:
             continue
         if (slot, kind) not in possible:
             raise IllegalAction(f"Your token '{token_text(token)}' must discard one of those tokens from a card of "
-                                "your pyramid (you have one).", "must_discard")
+                                "your pyramid or your combat card (you have one).", "must_discard")
         stock[(slot, kind)] -= 1
         out.append({"token": token, "slot": slot, "kind": kind})
     return {"type": "judgement", "discards": out}
@@ -616,34 +640,34 @@ def _validate_judgement(state: dict, seat: int, action: dict) -> dict:
 def _resolve_judgement(state: dict, choices: dict[int, dict], events: list) -> None:
     x = _ext(state)
     for seat, choice in sorted(choices.items()):
-        cards = state["players"][seat]["pyramid"]["cards"]
+        places = _token_lists(state, seat)
         for item in choice["discards"]:
             if item["slot"] is None:
                 continue
-            _remove_token(cards[item["slot"]], item["kind"])
+            _remove_token(places[item["slot"]], item["kind"])
             x["discarded"][seat].append(dict(item))
             ev(events, "all", "judgement_discard",
-               f"{p(seat)} discards a {item['kind']} token from {C.label(cards[item['slot']]['card'])} "
+               f"{p(seat)} discards a {item['kind']} token from {_place_label(state, seat, item['slot'])} "
                f"({token_text(item['token'])}).", seat=seat, slot=item["slot"], token=item["kind"])
 
 
-def _remove_token(entry: dict, kind: str) -> None:
-    for i, t in enumerate(entry["tokens"]):
+def _remove_token(tokens: list[dict], kind: str) -> None:
+    for i, t in enumerate(tokens):
         if t["type"] == kind:
             if t.get("amount", 1) > 1:
                 t["amount"] -= 1
             else:
-                del entry["tokens"][i]
+                del tokens[i]
             return
     raise ValueError(f"no {kind} token here")
 
 
 def _default_judgement(state: dict, seat: int) -> dict:
-    stock = _token_stock(state["players"][seat]["pyramid"])
+    stock = _token_stock(state, seat)
     out = []
     for token in discard_tokens(state, seat):
         possible = sorted((k for k in stock if k[1] in JUDGEMENT[token]["tokens"] and stock[k] > 0),
-                          key=lambda k: (-stock[k], P.parse_slot(k[0]), k[1]))
+                          key=lambda k: (-stock[k], _place_order(k[0]), k[1]))
         if possible:
             stock[possible[0]] -= 1
             out.append({"token": token, "slot": possible[0][0], "kind": possible[0][1]})
@@ -659,7 +683,7 @@ def judgement_plans(state: dict, seat: int) -> list[dict]:
     from itertools import permutations
 
     mine = discard_tokens(state, seat)
-    base = _token_stock(state["players"][seat]["pyramid"])
+    base = _token_stock(state, seat)
     found: dict[tuple, list[dict]] = {}
 
     def walk(order: tuple, i: int, stock: dict, done: list[dict]) -> None:
@@ -673,7 +697,7 @@ def judgement_plans(state: dict, seat: int) -> list[dict]:
             walk(order, i + 1, stock, [*done, {"token": token, "slot": None, "kind": None}])
         for kind in kinds:
             slot = min((sl for (sl, k), n in stock.items() if k == kind and n > 0),
-                       key=lambda sl: (-stock[(sl, kind)], P.parse_slot(sl)))
+                       key=lambda sl: (-stock[(sl, kind)], _place_order(sl)))
             after = dict(stock)
             after[(slot, kind)] -= 1
             walk(order, i + 1, after, [*done, {"token": token, "slot": slot, "kind": kind}])
