@@ -153,6 +153,8 @@ class SqliteFloor:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA busy_timeout=5000")
+        # As the storage's connection: no checkpoint inside a COMMIT (its checkpoint thread covers the file)
+        self.conn.execute("PRAGMA wal_autocheckpoint=0")
 
     async def setup(self, games: int, size: int) -> None:
         def work() -> None:
@@ -190,6 +192,7 @@ class AiosqliteFloor(SqliteFloor):
         self.conn = await aiosqlite.connect(str(self.path), isolation_level=None)
         await self.conn.execute("PRAGMA synchronous=NORMAL")
         await self.conn.execute("PRAGMA busy_timeout=5000")
+        await self.conn.execute("PRAGMA wal_autocheckpoint=0")
 
     async def write(self, row: int, blob: bytes) -> None:
         await self.conn.execute("BEGIN IMMEDIATE")

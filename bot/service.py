@@ -7,19 +7,19 @@ subclass whose `.message` can be shown to the player as is.  See docs/service.md
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import re
 import secrets
 import zlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import ai as ai_seats
 from bot.clock import Clock, SystemClock
-from bot.games import GameKind, UnknownKind, compact_json, get_kind
+from bot.games import GameKind, UnknownKind, get_kind
 from bot.storage import CorruptSnapshot, GameRow, OutboxRow, SeatRow, Storage, Tx
+from bot.storage.schema import from_json, json_bytes
 from engine.api import IllegalAction, Prompt
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ MAX_AI_STEPS = 10_000  # guards against an engine that keeps an AI seat pending 
 # ---------------------------------------------------------------- errors
 
 MIN_TIME_LIMIT = 60  # seconds per decision at least: time to notice a DM and read the prompt
+T = TypeVar("T")
+
 TIME_LIMIT_TEXT = "The time limit must be at least 1 minute per decision (or none)."
 
 
@@ -205,16 +207,17 @@ class ActionResult:
 
     def to_blob(self) -> bytes:
         # Field by field, not dataclasses.asdict: that deep-copies every event and view first (half of a
-        # SQLite submission's time went there).  json.dumps writes int keys as strings, as asdict's did.
+        # SQLite submission's time went there).  Int keys are written as strings, as asdict's were.
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self._TRANSIENT}
         d["applied"] = [vars(a) for a in self.applied]
         d["seats"] = [vars(s) for s in self.seats]
         d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
-        return zlib.compress(json.dumps(d, separators=(",", ":")).encode(), 1)
+        # Plain JSON (orjson): a result is a few hundred bytes, and compressing it cost more than it saved.
+        return json_bytes(d)
 
     @classmethod
     def from_blob(cls, blob: bytes) -> ActionResult:
-        d = json.loads(zlib.decompress(blob))
+        d = from_json(blob if blob[:1] == b"{" else zlib.decompress(blob))  # older results are compressed
         d["applied"] = [Applied(**a) for a in d["applied"]]
         d["private"] = {int(k): v for k, v in d["private"].items()}
         d["pending"] = {int(k): PendingSeat.from_json(v) for k, v in d["pending"].items()}
@@ -273,7 +276,7 @@ def reminder_offsets(limit: int) -> list[float]:
 
 
 def _json_copy(value: Any) -> Any:
-    return json.loads(compact_json(value))
+    return from_json(json_bytes(value))
 
 
 def _seat_info(s: SeatRow) -> SeatInfo:
@@ -369,6 +372,21 @@ class GameService:
             yield tx
         if tx.timers_changed and self.on_timers_changed is not None:
             self.on_timers_changed()
+
+    async def _run_transaction(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        """``body(tx)`` as one write transaction through Storage.run (on SQLite one call on the database
+        thread, reads and writes included), so the body awaits only the Tx; the scheduler is woken after."""
+        used: list[Tx] = []
+
+        async def run(tx: Tx) -> T:
+            tx.timers_changed = False
+            used.append(tx)
+            return await body(tx)
+
+        result = await self.storage.run(run)
+        if used and used[0].timers_changed and self.on_timers_changed is not None:
+            self.on_timers_changed()
+        return result
 
     # ------------------------------------------------------------ loading
 
@@ -714,7 +732,8 @@ class GameService:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
         now = self.clock.now()
-        async with self._transaction() as tx:
+
+        async def body(tx: Tx) -> ActionResult:
             await tx.lock_game(game_id)  # several processes: one writer per game, then the retry check
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -728,11 +747,14 @@ class GameService:
                 await self._put_draft(tx, game_id, seat, draft, prompt_key or "", now)
             return await self._apply_and_commit(tx, loaded, seat, action, "action", idempotency_key, now)
 
+        return await self._run_transaction(body)
+
     async def submit_for_seat(self, game_id: int, seat: int, action: dict, *, idempotency_key: str,
                               prompt_key: str | None = None, expected_version: int | None = None) -> ActionResult:
         """Admin override: act for a seat regardless of who holds it (logged as kind 'admin')."""
         now = self.clock.now()
-        async with self._transaction() as tx:
+
+        async def body(tx: Tx) -> ActionResult:
             await tx.lock_game(game_id)
             seen = await self._seen(tx, game_id, idempotency_key)
             if seen is not None:
@@ -742,6 +764,8 @@ class GameService:
                 raise NotInGame(f"There is no seat {seat + 1}.")
             self._check_fresh(loaded, seat, prompt_key, expected_version)
             return await self._apply_and_commit(tx, loaded, seat, action, "admin", idempotency_key, now)
+
+        return await self._run_transaction(body)
 
     async def _seen(self, tx: Tx, game_id: int, key: str) -> ActionResult | None:
         row = await tx.action_by_key(key)
@@ -908,7 +932,10 @@ class GameService:
         public, private = _split(events)
         if finished:
             public.append({"type": "final_scores", "to": "all", "scores": scores})
-        await tx.update_game(game.id, now, version=version, status=status)
+        if status != game.status:
+            await tx.update_game(game.id, now, version=version, status=status)
+        else:  # the status's indexes stay untouched: fewer pages written per commit
+            await tx.update_game(game.id, now, version=version)
         await tx.save_snapshot(game.id, version, loaded.last_seq, state, now)
         await tx.append_events(game.id, version, public, now)
         game.version, game.status = version, status
@@ -957,12 +984,10 @@ class GameService:
                 key = prompts[seat].key
                 if any(t.prompt_key != key for t in timers) or not any(t.kind == "deadline" for t in timers):
                     # A new prompt: the old deadline no longer applies, a new one starts now.
-                    if timers:
-                        await tx.cancel_timers(game.id, seat)
                     deadline = now + game.time_limit
-                    await tx.add_timer(game.id, seat, "deadline", deadline, key, now)
-                    for offset in reminder_offsets(game.time_limit):
-                        await tx.add_timer(game.id, seat, "reminder", now + offset, key, now)
+                    schedule = [("deadline", deadline)] + [("reminder", now + offset)
+                                                           for offset in reminder_offsets(game.time_limit)]
+                    await tx.replace_timers(game.id, seat, timers, schedule, key, now)
                     timers = [_Deadline(deadline)]
                     changed = True
             if seat in prompts:

@@ -220,6 +220,7 @@ class FakeDiscord:
         # Every file the bot uploaded: (filename, bytes), in order.
         self.uploads: list[tuple[str, int]] = []
         self.faults: list[Fault] = []
+        self._holding: set[asyncio.Task] = set()  # request handlers waiting on a hold: dropped at stop
         self.sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
         self._gateway_open = asyncio.Event()
@@ -428,13 +429,14 @@ class FakeDiscord:
         """Wait until no request is in flight, nothing happened for ``quiet`` seconds and no rate-limit bucket
         is still empty (discord.py may be waiting for it to refill)."""
 
-        def is_idle() -> bool:
-            # A client told to wait for an empty rate-limit bucket is busy even though nothing is in flight.
-            now = time.monotonic()
-            return (self._in_flight == 0 and now - self._last_activity >= quiet
-                    and now >= self.rate_limiter.blocked_until())
+        await self.wait_for(lambda: self.is_idle(quiet), timeout=timeout, what="the fake Discord to be idle")
 
-        await self.wait_for(is_idle, timeout=timeout, what="the fake Discord to be idle")
+    def is_idle(self, quiet: float = 0.05) -> bool:
+        """No request in flight, nothing happened for ``quiet`` seconds, no rate-limit bucket still empty."""
+        # A client told to wait for an empty rate-limit bucket is busy even though nothing is in flight.
+        now = time.monotonic()
+        return (self._in_flight == 0 and now - self._last_activity >= quiet
+                and now >= self.rate_limiter.blocked_until())
 
     async def wait_message(self, channel: FakeChannel, predicate: Any = None, timeout: float = 5.0, *,
                            after: int = 0) -> FakeMessage:
@@ -463,6 +465,9 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         self._gateway_open.set()
+        # Held requests never get an answer: drop them (the server would otherwise wait for them to finish).
+        for task in list(self._holding):
+            task.cancel()
         for conn in list(self._connections):
             await conn.ws.close(code=1001, message=b"server stopping")
         if self._runner is not None:
@@ -1187,7 +1192,12 @@ class FakeDiscord:
                 if fault.kind == "slow":
                     await asyncio.sleep(fault.delay)
                 elif fault.kind == "hold" and fault.event is not None:
-                    await fault.event.wait()
+                    task = asyncio.current_task()
+                    self._holding.add(task)
+                    try:
+                        await fault.event.wait()
+                    finally:
+                        self._holding.discard(task)
                 elif fault.kind == "ratelimit":
                     record.status = 429
                     return json_response(

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import time
 import zlib
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games import compact_json
 from bot.storage.schema import (
@@ -35,6 +35,7 @@ from bot.storage.schema import (
     json_text,
 )
 
+T = TypeVar("T")
 Request = tuple[str, str, Sequence[Any]]  # ("one" | "all" | "write" | "many" | "insert", sql, args)
 Plan = Generator[Request, Any, Any]
 
@@ -282,7 +283,7 @@ class Tx:
                             key: str | None, now: float) -> None:
         await self._write(
             "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
-            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, compact_json(action), key, kind, now))
+            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, json_text(action), key, kind, now))
 
     async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
         await self._write(
@@ -394,6 +395,22 @@ class Tx:
         await self._write(
             "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
             (game_id, seat, kind, due_at, prompt_key, now))
+
+    async def replace_timers(self, game_id: int, seat: int, old: Sequence[TimerRow],
+                             schedule: Sequence[tuple[str, float]], prompt_key: str, now: float) -> None:
+        """The seat's unfired timers `old` (as read in this transaction) become `schedule` ((kind, due_at)
+        for `prompt_key`): existing rows are re-armed in place, which writes fewer pages than deleting
+        them and adding new ones.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        self._timers.pop(game_id, None)
+        self._timers_added = True
+        reuse = [t for t in old if not t.fired]
+        await self._write_many(
+            "UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
+            [(kind, due_at, prompt_key, now, t.id) for t, (kind, due_at) in zip(reuse, schedule, strict=False)])
+        await self._write_many("DELETE FROM timers WHERE id=?", [(t.id,) for t in reuse[len(schedule):]])
+        await self._write_many(
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
+            [(game_id, seat, kind, due_at, prompt_key, now) for kind, due_at in schedule[len(reuse):]])
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
         self._timers.pop(game_id, None)
@@ -569,7 +586,7 @@ class Tx:
     async def add_outbox(self, game_id: int, version: int, payload: dict, now: float) -> None:
         """What this commit must tell Discord: written with the action, so a crash cannot lose it."""
         await self._write("INSERT INTO outbox (game_id, version, payload, created_at) VALUES (?,?,?,?)",
-                          (game_id, version, compact_json(payload), now))
+                          (game_id, version, json_text(payload), now))
 
     async def outbox(self, game_id: int) -> list[OutboxRow]:
         """The game's undelivered announcements, oldest first."""
@@ -613,6 +630,13 @@ class Storage:
     def transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One atomic write: committed when the block ends, rolled back on any exception."""
         raise NotImplementedError
+
+    async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        """``await body(tx)`` in one write transaction, as ``transaction()`` does, and its result.  The body
+        may await only the Tx: a driver may run it whole next to its database (SQLite: one call on the
+        database thread instead of one per read)."""
+        async with self.transaction() as tx:
+            return await body(tx)
 
     def reading(self) -> AbstractAsyncContextManager[Tx]:
         """Reads that never see another transaction's uncommitted writes."""

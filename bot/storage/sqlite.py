@@ -1,27 +1,36 @@
 """SQLite driver: one connection on one database thread, WAL, one writer.
 
 Round trips to the database thread are what a transaction costs here (each one is a hand-over between the
-event loop and the thread), so writes whose result nobody reads are queued and sent with the next read or
-with the COMMIT; a multi-statement query (a plan) runs whole on the thread.  A submission makes two calls:
-BEGIN IMMEDIATE with the idempotency check and the game load (see Tx._locked_game), then the writes with
-COMMIT.
+event loop and the thread).  ``Storage.run(body)`` runs a whole write transaction as one call on the thread:
+the body's awaits on the Tx complete there at once (see _complete), so a submission is BEGIN IMMEDIATE, its
+reads, the engine's work, its writes and COMMIT in one hand-over, as the bare driver's one transaction is.
+In ``transaction()`` blocks (other writers), writes whose result nobody reads are queued and sent with the
+next read or with the COMMIT; a multi-statement query (a plan) runs whole on the thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.storage.base import Plan, Request, Storage, Tx, _single
-from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION, CorruptSnapshot, from_json
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# Write transactions between two background checkpoints: a submission adds some 15-20 pages to the WAL, so
+# about SQLite's own threshold of 1,000 pages.
+CHECKPOINT_EVERY = 64
 
 
 def _do(conn: sqlite3.Connection, req: Request) -> Any:
@@ -49,14 +58,27 @@ def _drive(conn: sqlite3.Connection, plan: Plan) -> Any:
         return stop.value
 
 
+def _complete(coro: Any) -> Any:
+    """Run a coroutine that never waits (a transaction body on the database thread) to its end."""
+    try:
+        coro.send(None)
+    except StopIteration as stop:
+        return stop.value
+    coro.close()
+    raise RuntimeError("a transaction body run on the database thread waited for the event loop;"
+                       " it may only await the storage")
+
+
 class SqliteTx(Tx):
     _prefetch_load = True  # a submission's key check and game load in one call on the database thread
 
-    def __init__(self, storage: SqliteStorage, write: bool) -> None:
+    def __init__(self, storage: SqliteStorage, write: bool, conn: sqlite3.Connection | None = None) -> None:
         super().__init__(write)
         self._storage = storage
         self._queued: list[Plan] = []
         self._begun = False
+        # Set while the transaction runs on the database thread (Storage.run): statements run at once.
+        self._conn = conn
 
     def _call(self, plan: Plan | None, *, commit: bool = False) -> Any:
         queued, self._queued = self._queued, []
@@ -76,11 +98,15 @@ class SqliteTx(Tx):
         return self._storage._submit(work)
 
     async def _run(self, plan: Plan) -> Any:
+        if self._conn is not None:
+            return _drive(self._conn, plan)
         return await self._call(plan)
 
     async def _write(self, sql: str, args: Any = ()) -> None:
         self._prefetched = None
-        if self.write:
+        if self._conn is not None:
+            self._conn.execute(sql, args)
+        elif self.write:
             self._queued.append(_single("write", sql, args))
         else:
             await self._run(_single("write", sql, args))
@@ -89,7 +115,9 @@ class SqliteTx(Tx):
         self._prefetched = None
         if not rows:
             return
-        if self.write:
+        if self._conn is not None:
+            self._conn.executemany(sql, rows)
+        elif self.write:
             self._queued.append(_single("many", sql, rows))
         else:
             await self._run(_single("many", sql, rows))
@@ -103,6 +131,28 @@ class SqliteTx(Tx):
         self._queued.clear()
         if self._begun:
             await self._storage._submit(_rollback)
+
+
+    def _log_plan(self, game_id: int, *, entries: bool) -> Plan:
+        if not entries:
+            return (yield from super()._log_plan(game_id, entries=False))
+        # The whole log as one row, concatenated by SQLite, and parsed in one go: one Python object per entry
+        # instead of a row tuple, a string and a parse each.  The positions come concatenated in the same
+        # order, so one comparison proves the entries are in order with no gaps and no duplicates.
+        row = yield ("one", "SELECT group_concat(log_pos), group_concat(event) FROM (SELECT log_pos, event"
+                     " FROM game_events WHERE game_id=? AND log_pos IS NOT NULL ORDER BY log_pos)", (game_id,))
+        if row[0] is not None:
+            log = from_json("[" + row[1] + "]")
+            if row[0] != _positions(len(log)):
+                raise CorruptSnapshot("the public log has gaps")
+            return len(log), log
+        return (yield from self._packed_log_plan(game_id, entries=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _positions(n: int) -> str:
+    """What group_concat(log_pos) reads for a log of n entries stored in order."""
+    return ",".join(map(str, range(n)))
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -124,6 +174,13 @@ class SqliteStorage(Storage):
         self.synchronous = synchronous
         # Transactions share the one connection, so they (and reads) take turns.
         self.lock = asyncio.Lock()
+        # Checkpoints (copying the WAL back into the database file) run on a thread and connection of their
+        # own, beside the writer, instead of inside whichever COMMIT crosses SQLite's threshold.
+        self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="viceroy-sqlite-checkpoint")
+        self._checkpoint_conn: sqlite3.Connection | None = None
+        self._checkpoint_running: asyncio.Future | None = None
+        self._writes_since_checkpoint = 0
+        self.checkpoints = 0  # done so far (tests and benchmarks read it)
 
     @classmethod
     async def connect(cls, path: str | Path, *, synchronous: str = "NORMAL",
@@ -144,6 +201,8 @@ class SqliteStorage(Storage):
                 conn.execute("PRAGMA journal_mode=WAL")
                 # NORMAL in WAL mode survives process crashes (SIGKILL); FULL also survives power loss.
                 conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+                # Checkpoints are this storage's checkpoint thread's work (SqliteStorage._after_write).
+                conn.execute("PRAGMA wal_autocheckpoint=0")
                 conn.execute("PRAGMA foreign_keys=ON")
                 _migrate(conn)
             except BaseException:
@@ -161,6 +220,31 @@ class SqliteStorage(Storage):
     def _submit(self, fn: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
         return asyncio.get_running_loop().run_in_executor(self._executor, fn, self._conn)
 
+    def _after_write(self) -> None:
+        """Count a committed write transaction; every CHECKPOINT_EVERY of them, checkpoint the WAL beside the
+        writer (PASSIVE: it never blocks a writer or a reader, and what it cannot copy yet waits for the next)."""
+        self._writes_since_checkpoint += 1
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY or self._checkpoint_running is not None:
+            return
+        self._writes_since_checkpoint = 0
+        running = asyncio.get_running_loop().run_in_executor(self._checkpoints, self._checkpoint)
+        self._checkpoint_running = running
+        running.add_done_callback(self._checkpoint_done)
+
+    def _checkpoint(self) -> None:
+        if self._checkpoint_conn is None:
+            self._checkpoint_conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _checkpoint_done(self, done: asyncio.Future) -> None:
+        self._checkpoint_running = None
+        if done.cancelled():
+            return
+        if done.exception() is not None:
+            log.warning("background checkpoint failed: %s", done.exception())
+        else:
+            self.checkpoints += 1
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         async with self.lock:
@@ -171,7 +255,30 @@ class SqliteStorage(Storage):
             except BaseException:
                 await tx._rollback()
                 raise
+        self._after_write()
         tx._committed()
+
+    async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        async with self.lock:
+            tx = SqliteTx(self, write=True, conn=self._conn)
+
+            def work(conn: sqlite3.Connection) -> T:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = _complete(body(tx))
+                    _complete(tx._before_commit())
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
+                finally:
+                    tx._conn = None  # the Tx is dead outside its transaction
+                return result
+
+            result = await self._submit(work)
+        self._after_write()
+        tx._committed()
+        return result
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Tx]:
@@ -183,6 +290,19 @@ class SqliteStorage(Storage):
         tx._committed()
 
     async def close(self) -> None:
+        if self._checkpoint_running is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint_running
+
+        def close_checkpointer() -> None:
+            if self._checkpoint_conn is not None:
+                self._checkpoint_conn.close()
+                self._checkpoint_conn = None
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._checkpoints, close_checkpointer)
+        finally:
+            self._checkpoints.shutdown(wait=True)
         async with self.lock:
             def finish(conn: sqlite3.Connection) -> None:
                 try:

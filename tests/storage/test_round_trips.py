@@ -1,5 +1,5 @@
-"""SQLite: a submission is two calls on the database thread (key check with the game load, then the writes
-with COMMIT), and the prefetched load is never served after a write.  The snapshot codec reads what the
+"""SQLite: a submission is one call on the database thread (BEGIN IMMEDIATE, the key check, the game load,
+the engine's work, the writes and COMMIT), and the prefetched load is never served after a write.  The snapshot codec reads what the
 json module wrote and falls back to it for what the fast encoder refuses."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _count_calls(storage) -> list[int]:
     return calls
 
 
-async def test_a_submission_is_two_calls_on_the_database_thread(tmp_path):
+async def test_a_submission_is_one_call_on_the_database_thread(tmp_path):
     storage, service = await _sqlite_service(tmp_path)
     try:
         gid, start = await started_game(service, humans=2)
@@ -43,9 +43,10 @@ async def test_a_submission_is_two_calls_on_the_database_thread(tmp_path):
         card = start.pending[0].prompt.choices["options"][0]
         result = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="once")
         assert not result.duplicate
-        assert calls[0] == 2
+        assert calls[0] == 1
         again = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="once")
         assert again.duplicate and again.version == result.version
+        assert calls[0] == 2
     finally:
         await storage.close()
 
