@@ -1019,7 +1019,7 @@ class TableCog(commands.Cog, name="Table"):
         for info in done:
             scores = await self.service.final_scores(info.id) or []
             lines.append(history_line(info, scores))
-        await interaction.response.send_message(history_text(game.title, game.command, lines), ephemeral=True)
+        await interaction.response.send_message(here(history_text(game.title, game.command, lines)), ephemeral=True)
 
     async def _stats(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
         if interaction.guild_id is None:
@@ -1041,7 +1041,7 @@ class TableCog(commands.Cog, name="Table"):
         record = await self.service.game_record(info.id)
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         await interaction.response.send_message(
-            export_text(game.title, info.id, len(record.get("actions", []))), ephemeral=True,
+            here(export_text(game.title, info.id, len(record.get("actions", [])))), ephemeral=True,
             file=discord.File(io.BytesIO(data), filename=f"{game.name}-{info.id}.json"))
 
     async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -271,19 +271,21 @@ def upgrade(state: dict) -> None:
     state["version"] = 2
 
 
-# Trusted readings (``trust``): for a sealed phase's check, the choice it would make of an action built from the
-# engine's own legal options (the baseline AI's), made without the checks; None where the reading does not
-# cover the action (the check then runs). Keyed by the check itself: a module that wraps or replaces a phase's
-# check gets the full check until it trusts a reading of its own.
-_TRUSTED: dict[Callable[..., dict], Callable[[dict, int, dict], dict | None]] = {}
+# Trusted readings (``trust``): for a sealed phase's check, ``reading(state, seat, action, rules)`` gives the
+# choice the check would make of an action built from the engine's own legal options (the baseline AI's),
+# made without the checks (``rules``: the game's ruleset, or None to look it up); None where the reading does not
+# cover the action (the check then runs). For a phase's act (painting), the act without its checks. Keyed by
+# the check or act itself: a module that wraps or replaces one gets the full check until it trusts its own.
+_TRUSTED: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
-def trust(check: Callable[..., dict], reading: Callable[[dict, int, dict], dict | None]) -> None:
-    """Register ``reading`` as the trusted reading of the phase check ``check`` (equal results, property-tested)."""
+def trust(check: Callable[..., Any], reading: Callable[..., Any]) -> None:
+    """Register ``reading`` as the trusted counterpart of the phase check (or act) ``check`` (equal results,
+    property-tested)."""
     _TRUSTED[check] = reading
 
 
-def trusted_reading(check: Callable[..., dict] | None) -> Callable[[dict, int, dict], dict | None] | None:
+def trusted_reading(check: Callable[..., Any] | None) -> Callable[..., Any] | None:
     return _TRUSTED.get(check) if check is not None else None
 
 

@@ -63,14 +63,18 @@ async def _new_game(table: Table) -> None:
 async def _play(sim: SimulatedPlayer, channel: FakeChannel, deadline: float) -> None:
     world = sim.world
     last_progress = time.monotonic()
+    last_error: BaseException | None = None
     while not game_over(channel):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{sim.user.name} did not finish the game")
+            prompt = sim.current_prompt()
+            raise TimeoutError(f"{sim.user.name} did not finish the game; last error: {last_error!r}; open prompt: "
+                               f"{prompt and [c.get('custom_id') for c in prompt.iter_components()]}")
         try:
             if await sim.step():
                 last_progress = time.monotonic()
                 continue
-        except _DISRUPTED:
+        except _DISRUPTED as exc:
+            last_error = exc
             await asyncio.sleep(0.2)
             continue
         if time.monotonic() - last_progress > STALL:
