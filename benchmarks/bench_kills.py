@@ -40,9 +40,9 @@ async def main() -> int:
         report = await kill_games(world, table, kills=args.kills, seed=args.seed, per_game=args.per_game)
     finally:
         await world.stop()
-    print(f"{report.kills} SIGKILLs over {report.games} games ({report.seconds:.0f} s): {report.lines} public lines, "
-          f"{report.lost} lost, {report.doubled} doubled, {report.out_of_order} games out of order; "
-          f"score sheets per game: {report.sheets}")
+    print(f"{report.kills} SIGKILLs over {report.games} games ({report.seconds:.0f} s): {report.lines} public lines "
+          f"expected, {report.shown} shown, {report.lost} lost, {report.doubled} doubled, {report.out_of_order} games "
+          f"out of order; score sheets per game: {report.sheets}")
     return 0 if report.ok() else 1
 
 

@@ -85,6 +85,7 @@ class _Interaction:
         self.followup = _Followup(self.answers)
         self.message = None
         self.attachment_size_limit = None
+        self.extras: dict = {}
 
     async def edit_original_response(self, **_: Any) -> None:
         self.answers.append("(edit)")

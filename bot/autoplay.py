@@ -103,12 +103,11 @@ class SimulatedPlayer:
             return None
         rec = await self.user.click(status, label="My screen", timeout=10)
         await rec.wait_done(timeout=10)
-        # The screen comes first, the prompt (if any) in a second follow-up.
-        try:
-            await self.world.wait_for(lambda: any(prompt_key(m) is not None for m in rec.messages), timeout=2,
-                                      what=f"{self.user.name}'s prompt copy")
-        except TimeoutError:
-            pass  # nothing to decide right now
+        # The screen comes first, the prompt (if any) in a second follow-up: wait for it until the bot has gone
+        # quiet (a prompt missed here is found on the next look, see `run`).
+        await self.world.wait_for(lambda: any(prompt_key(m) is not None for m in rec.messages)
+                                  or self.world.is_idle(quiet=0.25), timeout=10,
+                                  what=f"{self.user.name}'s prompt copy or a quiet Discord")
         await self.world.idle(quiet=0.02, timeout=10)
         for msg in reversed(rec.messages):
             key = prompt_key(msg)
@@ -132,9 +131,16 @@ class SimulatedPlayer:
                         await asyncio.sleep(0.05)
                     continue
             else:
+                table = self._channel_mark()
                 msg = await self._screen_prompt()
                 if msg is None:
-                    await asyncio.sleep(0.1)  # nothing to do yet: look again shortly
+                    # Nothing to do yet: look again when the table changes (someone else moved), or after a
+                    # while (the prompt may have come after the look above gave up on it).
+                    try:
+                        await self.world.wait_for(lambda seen=table: self._channel_mark() != seen, timeout=2,
+                                                  what=f"a change at the table for {self.user.name}")
+                    except TimeoutError:
+                        pass
                     continue
             key = prompt_key(msg)
             await self.decide(msg)
@@ -158,6 +164,11 @@ class SimulatedPlayer:
     def current_prompt(self) -> FakeMessage | None:
         """The newest prompt message this player has not answered yet (DM path)."""
         return self._dm_prompt()
+
+    def _channel_mark(self) -> tuple[int, int]:
+        """Changes whenever a message is posted to or edited in the channel."""
+        messages = self.channel.messages()
+        return len(messages), sum(m.edits for m in messages)
 
     def world_time(self) -> float:
         import time

@@ -1383,6 +1383,11 @@ class GameService:
         async with self.storage.reading() as tx:
             return await tx.outbox_games()
 
+    async def outbox_recorded(self, game_id: int, before_id: int) -> list[dict]:
+        """What the game's earlier announcements recorded as shown (part key -> message id), newest first."""
+        async with self.storage.reading() as tx:
+            return await tx.outbox_recorded(game_id, before_id)
+
     async def outbox_progress(self, outbox_id: int, sent: dict, *, delivered: bool) -> None:
         async with self._transaction() as tx:
             await tx.outbox_progress(outbox_id, sent, self.clock.now() if delivered else None)

@@ -64,6 +64,11 @@ CATCH_UP_RATE = 25.0
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel
 GONE = "gone"  # message record: the players were told that their game's channel is gone
 RETRY_DELAYS = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before delivering a game's outbox again after a failure
+# Discord returns the first message for a repeated nonce only for "a few minutes". An announcement older
+# than this may have had a part shown by a process that died before recording it, and a nonce may no longer
+# protect it: the channel (or DM) is searched for that part before it is sent.
+NONCE_TRUSTED = 60.0
+HISTORY_SEARCHED = 100  # recent messages searched for such a part
 
 
 class Transient(Exception):
@@ -133,6 +138,8 @@ class Announcer:
         self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
         self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
+        self.nonce_trusted = NONCE_TRUSTED
+        self.searches = 0  # parts of late announcements looked for in a channel's history
 
     # ---------------------------------------------------------------- tasks
 
@@ -409,10 +416,22 @@ class Announcer:
             if chunks and live is not None and live.public_view is not None and not p["finished"] else None
         sent = dict(row.sent)
         done = False
+        # Older than a nonce is trusted: a part may have been shown by a process that died before recording it.
+        # Parts are sent one after another in this order, so once a channel line is surely not there (its
+        # channel read, no such message), no part after it was shown either: nothing more is looked for.
+        searching = self.service.clock.now() - row.created_at >= self.nonce_trusted
+        earlier: list[dict] | None = None
         try:
             for i, chunk in enumerate(chunks):
                 if f"c{i}" in sent:
                     continue
+                if searching:
+                    earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
+                    shown = await self._shown(p["channel"], None, chunk, [sent, *earlier], "c")
+                    if shown:
+                        sent[f"c{i}"] = shown
+                        continue
+                    searching = shown is None
                 if picture is not None and i == len(chunks) - 1:
                     kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
                 else:
@@ -423,15 +442,23 @@ class Announcer:
                 await self._tell_channel_gone(row.game_id, presenter, p)
             if p["finished"] and "final" not in sent:
                 result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
-                await self._post_final(result, presenter, names)
+                lines = [v for k, v in sent.items() if k[:1] == "c" and k[1:].isdigit() and isinstance(v, int)]
+                await self._post_final(result, presenter, names, late=searching, after=max(lines, default=0))
                 sent["final"] = 1
             for seat, events in p["private"].items():
                 user = p["users"].get(seat)
                 texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
                 if f"p{seat}" in sent or not user or not texts:
                     continue
+                text = "\n".join(texts)[:1900]
+                if searching:  # (a DM that is not there says nothing of the next one: it may have been closed)
+                    earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
+                    shown = await self._shown(None, user, text, [sent, *earlier], f"p{seat}")
+                    if shown:
+                        sent[f"p{seat}"] = shown
+                        continue
                 msg = await self.post(None, user_id=user, nonce=nonce(row.game_id, row.version, f"p{seat}"),
-                                      content="\n".join(texts)[:1900])
+                                      content=text)
                 sent[f"p{seat}"] = msg.id if msg is not None else 0
             done = True
         except Transient as exc:
@@ -439,6 +466,50 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _shown(self, channel_id: int | None, user_id: int | None, text: str, recorded: list[dict],
+                     part: str) -> int | None:
+        """The id of a message the bot already posted with this text after the game's last recorded part of
+        the same kind (`part`: "c" for the channel's lines, "p<seat>" for a seat's private lines); 0 when
+        there is none, None when the history cannot be read (the part is sent again: a line shown twice is
+        better than a line lost). Parts recorded anywhere in `recorded` (this announcement's and the earlier
+        ones') never count, so a line said twice in a game is matched with its own message."""
+        def same_kind(key: str) -> bool:
+            return key[:1] == "c" and key[1:].isdigit() if part == "c" else key == part
+
+        shown = [(k, v) for sent in recorded for k, v in sent.items() if isinstance(v, int) and v > 0]
+        ids = {v for _, v in shown}
+        after = max((v for k, v in shown if same_kind(k)), default=0)
+        wanted = localize_kwargs({"content": text}, await self._language(channel_id, user_id))["content"].strip()
+        return await self._find_shown(channel_id, user_id, after, ids, lambda m: m.content.strip() == wanted)
+
+    async def _find_shown(self, channel_id: int | None, user_id: int | None, after: int, exclude: set[int],
+                          matches: Callable[[discord.Message], bool]) -> int | None:
+        """The oldest of the bot's recent messages in a channel (or a user's DM) newer than `after`, not in
+        `exclude`, for which `matches` holds; 0 when there is none, None when the history cannot be read."""
+        me = self.client.user.id if self.client.user is not None else None
+
+        async def search() -> list[discord.Message]:
+            if user_id is not None:
+                channel: Any = await self.client.create_dm(discord.Object(user_id))
+            else:
+                channel = self.client.get_partial_messageable(channel_id or 0)
+            if after:
+                return [m async for m in channel.history(limit=HISTORY_SEARCHED, after=discord.Object(after),
+                                                         oldest_first=True)]
+            return [m async for m in channel.history(limit=HISTORY_SEARCHED)][::-1]
+
+        self.searches += 1
+        try:
+            messages = await self.patient(search, f"history of channel {channel_id or f'DM {user_id}'}")
+        except (discord.HTTPException, OSError, TimeoutError, aiohttp.ClientError) as exc:
+            log.warning("could not search for an unrecorded part (%s): it is sent again", exc)
+            return None
+        for m in messages:
+            if m.author.id == me and m.id > after and m.id not in exclude and matches(m):
+                log.info("an unrecorded part was shown before (message %s): not sent again", m.id)
+                return m.id
+        return 0
 
     async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
         """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""
@@ -502,9 +573,12 @@ class Announcer:
             text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
         return text
 
-    async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str]) -> None:
+    async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
+                          late: bool = False, after: int = 0) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
-        after a crash posts only the parts that are missing."""
+        after a crash posts only the parts that are missing. `late`: the end is older than a nonce is trusted,
+        so a part a killed process posted without recording it is looked for first (in the channel after
+        message `after` and the parts recorded, in each player's DM for their result)."""
         async with self.sync_lock(result.game_id):  # no prompt of an earlier step is being sent meanwhile
             records = await self.service.prompt_messages(result.game_id)
             posted = {m.prompt_key for m in records if m.purpose == FINAL}
@@ -514,18 +588,37 @@ class Announcer:
         if result.outcome is None or result.public_view is None:
             return
         outcome = Outcome.from_json(result.outcome)
-        first = None
+        final_ids = [m.message_id for m in records if m.purpose == FINAL and m.message_id]
+        # The sheet's first part (for the link in each player's result), also when an earlier try posted it.
+        first: Any = next((discord.Object(m.message_id) for m in records
+                           if m.purpose == FINAL and m.prompt_key == "0" and m.message_id), None)
         for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
             if str(i) in posted:
                 continue
             if i == 0:  # the score sheet: who won by how much, and the same table again
                 spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
                 spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
-            msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
-                                          nonce=nonce(result.game_id, "final", i))
+            kwargs = await message_kwargs(spec, presenter.embed_color)
+            anchor = max([after, *final_ids])
+            if late and anchor and kwargs.get("embed") is not None:
+                # Only after a known message of this game: a sheet's later parts have the same titles in
+                # every game.
+                title = localize_kwargs({"embed": kwargs["embed"]}, await self._language(result.channel_id))["embed"].title
+                shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
+                                               lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
+                if shown:
+                    await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id, FINAL,
+                                                             prompt_key=str(i))
+                    final_ids.append(shown)
+                    if i == 0:
+                        first = discord.Object(shown)
+                    continue
+                late = shown is None  # not there: neither is any part after it, nor a result
+            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", i))
             if msg is not None:
                 await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
                                                          prompt_key=str(i))
+                final_ids.append(msg.id)
             if i == 0:
                 first = msg
         if "dm" in posted:
@@ -541,8 +634,16 @@ class Announcer:
             if s.is_ai or s.user_id is None:
                 continue
             text = presenter.result_dm(result.game_id, outcome, s.seat, names)
-            if text:
-                await self.dm(s.user_id, content=(text + link)[:1900], nonce=nonce(result.game_id, "result", s.seat))
+            if not text:
+                continue
+            text = (text + link)[:1900]
+            if late:  # the result's first line names its game: no other message in the DM starts the same
+                wanted = localize_kwargs({"content": text}, await self._language(user_id=s.user_id))["content"]
+                head = wanted.strip().split("\n", 1)[0]
+                if await self._find_shown(None, s.user_id, 0, set(),
+                                          lambda m, h=head: m.content.strip().startswith(h)):
+                    continue
+            await self.dm(s.user_id, content=text, nonce=nonce(result.game_id, "result", s.seat))
         await self.service.record_prompt_message(result.game_id, None, 0, result.channel_id, FINAL, prompt_key="dm")
 
     async def catch_up(self) -> None:
@@ -566,7 +667,8 @@ class Announcer:
             async with self.lock(game.id):
                 try:
                     result = await self.service.table_state(game.id)
-                    await self._post_final(result, self.presenter(result.kind), names_map(result.seats))
+                    late = self.service.clock.now() - game.updated_at >= self.nonce_trusted
+                    await self._post_final(result, self.presenter(result.kind), names_map(result.seats), late=late)
                 except Exception:
                     log.exception("posting the end of game %s failed", game.id)
         for game in await self.service.list_games(statuses=("active",)):

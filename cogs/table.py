@@ -781,7 +781,14 @@ class TableCog(commands.Cog, name="Table"):
         kind = presenter.prompt_kind(ctx.prompt)  # type: ignore[arg-type]
         # Only a control the current prompt offers, with values it offers, reaches the presenter.
         shown = lockin.render(kind, ctx, load_draft(click.draft, ctx.key), presenter.describe)
-        problem = checks.control_problem(shown, custom_id, values) or checks.blocked_problem(shown, custom_id, values)
+        problem = checks.control_problem(shown, custom_id, values)
+        if problem is not None and interaction.message is not None:
+            # The clicked message may show this prompt out of date (the bot stopped between saving a half-made
+            # choice and showing it): it is shown again as it stands, so the player can go on from there.
+            shown.description = f"{problem}\n{shown.description or ''}"
+            await self._edit_original(interaction, presenter, _with_move_line(shown, presenter, ctx, draft))
+            return
+        problem = problem or checks.blocked_problem(shown, custom_id, values)
         if problem is not None:
             await self._reply(interaction, problem)
             return
@@ -1012,7 +1019,7 @@ class TableCog(commands.Cog, name="Table"):
         for info in done:
             scores = await self.service.final_scores(info.id) or []
             lines.append(history_line(info, scores))
-        await interaction.response.send_message(history_text(game.title, game.command, lines), ephemeral=True)
+        await interaction.response.send_message(here(history_text(game.title, game.command, lines)), ephemeral=True)
 
     async def _stats(self, interaction: discord.Interaction, game: _Game, player: discord.User | None) -> None:
         if interaction.guild_id is None:
@@ -1034,7 +1041,7 @@ class TableCog(commands.Cog, name="Table"):
         record = await self.service.game_record(info.id)
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         await interaction.response.send_message(
-            export_text(game.title, info.id, len(record.get("actions", []))), ephemeral=True,
+            here(export_text(game.title, info.id, len(record.get("actions", [])))), ephemeral=True,
             file=discord.File(io.BytesIO(data), filename=f"{game.name}-{info.id}.json"))
 
     async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:

@@ -77,47 +77,82 @@ def card_key(number: int, modules: list[str]) -> str:
     return C.label(number)
 
 
+class Tally:
+    """What every configuration counts: the scores, and per card the seats that ended with it in their
+    pyramid and their win share (and the same for every seat, for "not played")."""
+
+    def __init__(self) -> None:
+        self.start = time.process_time()
+        self.totals: list[int] = []
+        self.winners: list[int] = []
+        self.played: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+        self.designed: set[str] = set()
+        self.seats, self.share = 0, 0.0
+
+    def seats_of(self, state: dict) -> list[tuple[dict, float]]:
+        """Each score row with its win share (a shared victory counts 1/k), counted into the totals."""
+        rows = state["scores"]
+        k = sum(1 for r in rows if r["winner"])
+        out = []
+        for row in rows:
+            share = (1.0 / k) if row["winner"] else 0.0
+            self.totals.append(row["total"])
+            if row["winner"]:
+                self.winners.append(row["total"])
+            self.seats += 1
+            self.share += share
+            out.append((row, share))
+        return out
+
+    def pyramid(self, state: dict, seat: int, share: float, modules: list[str], designed) -> None:  # noqa: ANN001
+        """Count the cards of a seat's pyramid; ``designed(number)`` says which are designed cards."""
+        for entry in state["players"][seat]["pyramid"]["cards"].values():
+            # Endowment (66) is played under another card: it counts as played there.
+            for number in [entry["card"]] + [c for c in entry["tucked"] if c == ENDOWMENT]:
+                if number == DOMAIN:
+                    continue
+                key = card_key(number, modules)
+                self.played[key][0] += 1
+                self.played[key][1] += share
+                if designed(number):
+                    self.designed.add(key)
+
+    def shifts(self) -> dict[str, tuple[int, float]]:
+        out = {}
+        for key, (n, share) in self.played.items():
+            rest_n, rest_share = self.seats - n, self.share - share
+            if n and rest_n:
+                out[key] = (n, share / n - rest_share / rest_n)
+        return out
+
+    def result(self, players: int, modules: list[str], games: int, **more: object) -> dict:
+        return {"players": players, "modules": modules, "games": games, "totals": self.totals,
+                "winners": self.winners, "shifts": self.shifts(), "designed": self.designed, "seats": self.seats,
+                "cpu": time.process_time() - self.start, **more}
+
+
 def run(games: int, seed: int) -> dict:
     results = {}
     for name, players, modules in CONFIGS:
-        start = time.process_time()
-        totals: list[int] = []
-        winners: list[int] = []
-        # per card: [seats that played it, their win share]; and the same for every seat (for "not played")
-        played: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
-        designed: set[str] = set()
+        tally = Tally()
         domain: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
         penalties: list[float] = [0, 0.0]
         penalty_counts: list[int] = []
-        seats_total, share_total = 0, 0.0
+
+        def designed(number: int, modules: list[str] = modules) -> bool:
+            return number in DESIGNED or (number in REVISED_LAWS and "darkness" in modules)
+
         for i in range(games):
             state = play(players, modules, seed + i)
-            rows = state["scores"]
-            k = sum(1 for r in rows if r["winner"])
-            for row in rows:
+            for row, share in tally.seats_of(state):
                 seat = row["seat"]
-                share = (1.0 / k) if row["winner"] else 0.0
-                totals.append(row["total"])
-                if row["winner"]:
-                    winners.append(row["total"])
-                seats_total += 1
-                share_total += share
-                for entry in state["players"][seat]["pyramid"]["cards"].values():
-                    # Endowment (66) is played under another card: it counts as played there.
-                    for number in [entry["card"]] + [c for c in entry["tucked"] if c == ENDOWMENT]:
-                        if number == DOMAIN:
-                            continue
-                        key = card_key(number, modules)
-                        played[key][0] += 1
-                        played[key][1] += share
-                        if number in DESIGNED or (number in REVISED_LAWS and "darkness" in modules):
-                            designed.add(key)
+                tally.pyramid(state, seat, share, modules, designed)
                 reward = state["ext"].get("darkness", {}).get("rewards", {}).get(str(seat))
                 if reward:
                     key = f"domain reward: {reward}"
                     domain[key][0] += 1
                     domain[key][1] += share
-                    designed.add(key)
+                    tally.designed.add(key)
                 invasion = state["ext"].get("invasion")
                 if invasion is not None:
                     # A monster's owner: a seat that gained its reward (the topmost monster it defeated).
@@ -126,25 +161,16 @@ def run(games: int, seed: int) -> dict:
                         key = f"monster: {monster(number)['name']}"
                         domain[key][0] += 1
                         domain[key][1] += share
-                        designed.add(key)
+                        tally.designed.add(key)
                     if invasion["penalties"][seat]:
                         penalties[0] += 1
                         penalties[1] += share
                     penalty_counts.append(len(invasion["penalties"][seat]))
         for key, value in domain.items():
-            played[key] = value
-        shifts = {}
-        for key, (n, share) in played.items():
-            rest_n, rest_share = seats_total - n, share_total - share
-            if n and rest_n:
-                shifts[key] = (n, share / n - rest_share / rest_n)
-        rest_n, rest_share = seats_total - penalties[0], share_total - penalties[1]
+            tally.played[key] = value
+        rest_n, rest_share = tally.seats - penalties[0], tally.share - penalties[1]
         penalty = (penalties[0], penalties[1] / penalties[0] - rest_share / rest_n) if penalties[0] and rest_n else None
-        results[name] = {
-            "players": players, "modules": modules, "games": games, "totals": totals, "winners": winners,
-            "shifts": shifts, "designed": designed, "seats": seats_total, "cpu": time.process_time() - start,
-            "penalty": penalty, "penalty_counts": penalty_counts,
-        }
+        results[name] = tally.result(players, modules, games, penalty=penalty, penalty_counts=penalty_counts)
         print(f"{name}: {games} games in {results[name]['cpu']:.0f} CPU s", file=sys.stderr)
     return results
 
@@ -152,6 +178,31 @@ def run(games: int, seed: int) -> dict:
 def pct(values: list[int], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def distribution_row(name: str, r: dict) -> str:
+    t = r["totals"]
+    return (f"| {name} | {r['games']} | {statistics.mean(t):.1f} | {statistics.median(t):.0f} | "
+            f"{pct(t, 0.1):.0f} | {pct(t, 0.9):.0f} | {statistics.pstdev(t):.1f} | "
+            f"{statistics.mean(r['winners']):.1f} |")
+
+
+DESIGNED_HEADER = ["| Designed card | Played (seats) | Play rate | Shift | Within the base range |",
+                   "|---|---|---|---|---|"]
+
+
+def designed_rows(name: str, r: dict, keys: list[str], limit: float, min_plays: int,
+                  failures: list[str]) -> list[str]:
+    """A row per designed card: its plays and shift, within ``limit`` or not (failures are noted)."""
+    out = []
+    for key in keys:
+        n, shift = r["shifts"].get(key, (0, 0.0))
+        ok = abs(shift) <= limit or n < min_plays
+        if not ok:
+            failures.append(f"{name}: {key} shift {shift:+.3f} > {limit:.3f}")
+        out.append(f"| {key} | {n} | {n / r['seats']:.1%} | {shift:+.3f} | "
+                   f"{'yes' if ok else 'NO'}{' (few plays)' if n < min_plays else ''} |")
+    return out
 
 
 def _strongest(result: dict, min_plays: int) -> tuple[str, float]:
@@ -170,10 +221,7 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
              "| Configuration | Games | Mean | Median | P10 | P90 | Std dev | Winner mean |",
              "|---|---|---|---|---|---|---|---|"]
     for name, r in results.items():
-        t = r["totals"]
-        lines.append(f"| {name} | {r['games']} | {statistics.mean(t):.1f} | {statistics.median(t):.0f} | "
-                     f"{pct(t, 0.1):.0f} | {pct(t, 0.9):.0f} | {statistics.pstdev(t):.1f} | "
-                     f"{statistics.mean(r['winners']):.1f} |")
+        lines.append(distribution_row(name, r))
     failures: list[str] = []
     lines += ["", "## Designed cards against the strongest base card", ""]
     for name, r in results.items():
@@ -188,16 +236,9 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
         lines += [f"### {name}", "",
                   f"Limit: the strongest base card of *{ref_name}*, {strongest_key}, shift {strongest_shift:+.3f}. "
                   f"Strongest base card in these games: {here_key}, shift {here:+.3f} "
-                  f"(base cards seen at least {min_plays} times).", "",
-                  "| Designed card | Played (seats) | Play rate | Shift | Within the base range |",
-                  "|---|---|---|---|---|"]
-        for key in sorted(r["designed"], key=lambda k: (not k.startswith("#"), k)):
-            n, shift = r["shifts"].get(key, (0, 0.0))
-            ok = abs(shift) <= strongest or n < min_plays
-            if not ok:
-                failures.append(f"{name}: {key} shift {shift:+.3f} > {strongest:.3f}")
-            lines.append(f"| {key} | {n} | {n / r['seats']:.1%} | {shift:+.3f} | "
-                         f"{'yes' if ok else 'NO'}{' (few plays)' if n < min_plays else ''} |")
+                  f"(base cards seen at least {min_plays} times).", "", *DESIGNED_HEADER]
+        keys = sorted(r["designed"], key=lambda k: (not k.startswith("#"), k))
+        lines += designed_rows(name, r, keys, strongest, min_plays, failures)
         lines.append("")
     rows = [(name, r) for name, r in results.items() if r["penalty_counts"]]
     if rows:
@@ -247,54 +288,25 @@ def run_underworld(games: int, seed: int) -> dict:
     the judgement changes who wins)."""
     results = {}
     for name, players, modules in UNDERWORLD_CONFIGS:
-        start = time.process_time()
-        totals: list[int] = []
-        winners: list[int] = []
-        played: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
-        designed: set[str] = set()
+        tally = Tally()
         judged: list[tuple[int, float]] = []  # (judgement points, win share) per seat
         changed = 0
-        seats_total, share_total = 0, 0.0
         for i in range(games):
             state = play(players, modules, seed + i)
             rows = state["scores"]
-            k = sum(1 for r in rows if r["winner"])
             before = {r["seat"] for r in rows if r["winner"]}
             without = [r["total"] - r["breakdown"].get("judgement", 0) for r in rows]
             if players > 1 and {r["seat"] for r, t in zip(rows, without, strict=True) if t == max(without)} != before:
                 changed += 1
-            for row in rows:
-                seat = row["seat"]
-                share = (1.0 / k) if row["winner"] else 0.0
-                totals.append(row["total"])
-                if row["winner"]:
-                    winners.append(row["total"])
-                seats_total += 1
-                share_total += share
+            for row, share in tally.seats_of(state):
                 judged.append((row["breakdown"].get("judgement", 0), share))
-                for entry in state["players"][seat]["pyramid"]["cards"].values():
-                    for number in [entry["card"]] + [c for c in entry["tucked"] if c == ENDOWMENT]:
-                        if number == DOMAIN:
-                            continue
-                        key = card_key(number, modules)
-                        played[key][0] += 1
-                        played[key][1] += share
-                        if number in UNDERWORLD_DESIGNED:
-                            designed.add(key)
-        shifts = {}
-        for key, (n, share) in played.items():
-            rest_n, rest_share = seats_total - n, share_total - share
-            if n and rest_n:
-                shifts[key] = (n, share / n - rest_share / rest_n)
+                tally.pyramid(state, row["seat"], share, modules, UNDERWORLD_DESIGNED.__contains__)
         median = statistics.median(p for p, _ in judged)
         heavy = [s for p, s in judged if p < median]
         light = [s for p, s in judged if p >= median]
         heavy_shift = (statistics.mean(heavy) - statistics.mean(light)) if heavy and light and players > 1 else None
-        results[name] = {
-            "players": players, "modules": modules, "games": games, "totals": totals, "winners": winners,
-            "shifts": shifts, "designed": designed, "seats": seats_total, "cpu": time.process_time() - start,
-            "judgement": [p for p, _ in judged], "heavy": (len(heavy), heavy_shift), "changed": changed,
-        }
+        results[name] = tally.result(players, modules, games, judgement=[p for p, _ in judged],
+                                     heavy=(len(heavy), heavy_shift), changed=changed)
         print(f"{name}: {games} games in {results[name]['cpu']:.0f} CPU s", file=sys.stderr)
     return results
 
@@ -305,17 +317,17 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
     failures: list[str] = []
     lines = ["## Underworld", "",
              "The criminals, underworld laws, judgement tokens and bribe tokens are designed by this project, not "
-             "the printed cards. The same games with the module off are the darkness configurations above.", "",
+             "the printed cards. The same games with the module off are the darkness configurations above. A "
+             "criminal costs no gems and adds a card to the pyramid, so its lines give little (1-2 PP, a gem, a "
+             "diamond, a card, 1-4 bribes) and most judgement tokens cost points: with the first, richer cards "
+             "(3 gems + 2 diamonds, 5 PP) and 11 tokens without penalty, three-player games averaged 51.7.", "",
              "| Configuration | Games | Mean | Median | P10 | P90 | Std dev | Winner mean | Module off: mean |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, r in results.items():
-        t = r["totals"]
         off = next((x for x in base.values() if x["players"] == r["players"]
                     and sorted(x["modules"]) == sorted(m for m in r["modules"] if m != "underworld")), None)
         off_mean = f"{statistics.mean(off['totals']):.1f}" if off else "-"
-        lines.append(f"| {name} | {r['games']} | {statistics.mean(t):.1f} | {statistics.median(t):.0f} | "
-                     f"{pct(t, 0.1):.0f} | {pct(t, 0.9):.0f} | {statistics.pstdev(t):.1f} | "
-                     f"{statistics.mean(r['winners']):.1f} | {off_mean} |")
+        lines.append(f"{distribution_row(name, r)} {off_mean} |")
     lines += ["", "### Judgement tokens: they hurt, they never dominate", "",
               "Judgement points per seat at the end (negative: a penalty), the win-share shift of the seats judged "
               "harder than the median seat (they are also the seats that played the most criminals), and how often "
@@ -344,15 +356,9 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
         strongest_key, strongest_shift = _strongest(base[ref_name], min_plays)
         lines += ["", f"### {name}", "",
                   f"Limit: the strongest base card of *{ref_name}*, {strongest_key}, shift {strongest_shift:+.3f}.", "",
-                  "| Designed card | Played (seats) | Play rate | Shift | Within the base range |",
-                  "|---|---|---|---|---|"]
-        for key in sorted(r["designed"], key=lambda k: int(k[1:].split()[0])):
-            n, shift = r["shifts"].get(key, (0, 0.0))
-            ok = abs(shift) <= abs(strongest_shift) or n < min_plays
-            if not ok:
-                failures.append(f"{name}: {key} shift {shift:+.3f} > {abs(strongest_shift):.3f}")
-            lines.append(f"| {key} | {n} | {n / r['seats']:.1%} | {shift:+.3f} | "
-                         f"{'yes' if ok else 'NO'}{' (few plays)' if n < min_plays else ''} |")
+                  *DESIGNED_HEADER]
+        keys = sorted(r["designed"], key=lambda k: int(k[1:].split()[0]))
+        lines += designed_rows(name, r, keys, abs(strongest_shift), min_plays, failures)
     lines += ["", "Underworld verdict: " + ("every criminal and underworld law within the base range; judgement "
                                             "tokens hurt but never dominate." if not failures else
                                             "over the limit: " + "; ".join(failures)), ""]

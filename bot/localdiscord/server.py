@@ -52,6 +52,10 @@ log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
 HEARTBEAT_INTERVAL_MS = 41250
+# Discord's heartbeat ACK crosses a network. Answered on the same loop tick, over loopback, it can reach
+# discord.py before its keep-alive thread has noted that the heartbeat went out, and discord.py then reports
+# the connection "41 s behind" (the whole interval) although nothing was late.
+HEARTBEAT_ACK_DELAY = 0.02
 INTERACTION_TOKEN_LIFETIME = 15 * 60
 REPLAY_BUFFER = 2000
 
@@ -153,6 +157,9 @@ class GatewayConnection:
     session: GatewaySession | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     zctx: Any = None
+    # A stalled connection (FakeDiscord.stall_gateway) stays open but acks no heartbeat and gets no event:
+    # what a client sees of a gateway node that hangs. Its session's events wait in the buffer for a RESUME.
+    stalled: bool = False
 
     async def send(self, payload: dict[str, Any]) -> None:
         raw = json.dumps(payload)
@@ -220,10 +227,14 @@ class FakeDiscord:
         # Every file the bot uploaded: (filename, bytes), in order.
         self.uploads: list[tuple[str, int]] = []
         self.faults: list[Fault] = []
+        self._holding: set[asyncio.Task] = set()  # request handlers waiting on a hold: dropped at stop
         self.sessions: dict[str, GatewaySession] = {}
         self._connections: set[GatewayConnection] = set()
         self._gateway_open = asyncio.Event()
         self._gateway_open.set()
+        # The heartbeat interval HELLO announces (a test may shorten it to see a stalled session noticed soon).
+        self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
+        self._acks: set[asyncio.Task] = set()
         self._changed: asyncio.Condition | None = None
         self._in_flight = 0
         self._last_activity = time.monotonic()
@@ -388,6 +399,20 @@ class FakeDiscord:
     def restore_gateway(self) -> None:
         self._gateway_open.set()
 
+    def stall_gateway(self) -> int:
+        """Every open gateway connection stops answering: no heartbeat ACK, no event, but the socket stays
+        open (a hung gateway node). Events dispatched meanwhile are buffered for a RESUME on a new
+        connection; connections made later are served normally. Returns the number of connections stalled."""
+        stalled = 0
+        for conn in self._connections:
+            if not conn.stalled:
+                conn.stalled = True
+                stalled += 1
+        return stalled
+
+    def stalled_connections(self) -> int:
+        return sum(1 for conn in self._connections if conn.stalled)
+
     # ============================================================================================ waiting
     @property
     def in_flight(self) -> int:
@@ -428,13 +453,14 @@ class FakeDiscord:
         """Wait until no request is in flight, nothing happened for ``quiet`` seconds and no rate-limit bucket
         is still empty (discord.py may be waiting for it to refill)."""
 
-        def is_idle() -> bool:
-            # A client told to wait for an empty rate-limit bucket is busy even though nothing is in flight.
-            now = time.monotonic()
-            return (self._in_flight == 0 and now - self._last_activity >= quiet
-                    and now >= self.rate_limiter.blocked_until())
+        await self.wait_for(lambda: self.is_idle(quiet), timeout=timeout, what="the fake Discord to be idle")
 
-        await self.wait_for(is_idle, timeout=timeout, what="the fake Discord to be idle")
+    def is_idle(self, quiet: float = 0.05) -> bool:
+        """No request in flight, nothing happened for ``quiet`` seconds, no rate-limit bucket still empty."""
+        # A client told to wait for an empty rate-limit bucket is busy even though nothing is in flight.
+        now = time.monotonic()
+        return (self._in_flight == 0 and now - self._last_activity >= quiet
+                and now >= self.rate_limiter.blocked_until())
 
     async def wait_message(self, channel: FakeChannel, predicate: Any = None, timeout: float = 5.0, *,
                            after: int = 0) -> FakeMessage:
@@ -463,6 +489,9 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         self._gateway_open.set()
+        # Held requests never get an answer: drop them (the server would otherwise wait for them to finish).
+        for task in list(self._holding):
+            task.cancel()
         for conn in list(self._connections):
             await conn.ws.close(code=1001, message=b"server stopping")
         if self._runner is not None:
@@ -1061,9 +1090,9 @@ class FakeDiscord:
         conn = GatewayConnection(ws=ws, compress=compress if compress == "zlib-stream" else None)
         self._connections.add(conn)
         try:
-            await conn.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            await conn.send({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
             async for frame in ws:
-                if frame.type != WSMsgType.TEXT:
+                if frame.type != WSMsgType.TEXT or conn.stalled:
                     continue
                 msg = json.loads(frame.data)
                 await self._gateway_op(conn, msg)
@@ -1082,7 +1111,9 @@ class FakeDiscord:
     async def _gateway_op(self, conn: GatewayConnection, msg: dict[str, Any]) -> None:
         op, d = msg.get("op"), msg.get("d")
         if op == 1:
-            await conn.send({"op": 11, "s": None, "t": None, "d": None})
+            task = asyncio.get_running_loop().create_task(self._ack_heartbeat(conn))
+            self._acks.add(task)
+            task.add_done_callback(self._acks.discard)
         elif op == 2:
             if d.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
@@ -1144,6 +1175,11 @@ class FakeDiscord:
         else:
             self.unimplemented.append(f"gateway op {op}")
 
+    async def _ack_heartbeat(self, conn: GatewayConnection) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY)
+        if not conn.stalled:
+            await conn.send({"op": 11, "s": None, "t": None, "d": None})
+
     async def _send_to_session(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -1156,8 +1192,8 @@ class FakeDiscord:
         the socket is half dead) is dropped after a short wait instead of holding up every other session;
         the frame stays buffered for a RESUME."""
         conn = session.conn
-        if conn is None:
-            return
+        if conn is None or conn.stalled:
+            return  # buffered: a RESUME on a new connection replays it
         try:
             await asyncio.wait_for(conn.send(frame), SEND_TIMEOUT)
         except (TimeoutError, ConnectionError, RuntimeError):
@@ -1187,7 +1223,12 @@ class FakeDiscord:
                 if fault.kind == "slow":
                     await asyncio.sleep(fault.delay)
                 elif fault.kind == "hold" and fault.event is not None:
-                    await fault.event.wait()
+                    task = asyncio.current_task()
+                    self._holding.add(task)
+                    try:
+                        await fault.event.wait()
+                    finally:
+                        self._holding.discard(task)
                 elif fault.kind == "ratelimit":
                     record.status = 429
                     return json_response(

@@ -625,6 +625,13 @@ class Tx:
                                " WHERE o.delivered_at IS NULL ORDER BY o.game_id")
         return [(r[0], r[1]) for r in rows]
 
+    async def outbox_recorded(self, game_id: int, before_id: int, limit: int = 50) -> list[dict]:
+        """The parts recorded (part key -> message id) by the game's announcements before `before_id`,
+        newest first."""
+        rows = await self._all("SELECT sent FROM outbox WHERE game_id=? AND id<? AND sent IS NOT NULL"
+                               " ORDER BY id DESC LIMIT ?", (game_id, before_id, limit))
+        return [json.loads(r[0]) for r in rows if r[0]]
+
     async def outbox_progress(self, outbox_id: int, sent: dict, delivered_at: float | None) -> None:
         """Record the parts shown so far (and, with `delivered_at`, that the announcement is complete)."""
         await self._write("UPDATE outbox SET sent=?, delivered_at=? WHERE id=?",

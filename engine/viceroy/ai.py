@@ -7,7 +7,7 @@ import random
 from . import cards as C
 from . import moves as M
 from . import pyramid as P
-from .auction import auction_offer, pass_gems
+from .auction import auction_cards, auction_offer, pass_gems
 from .flow import apply_action
 from .painting import best_painting
 from .payment import INFINITE, auto_payment, unused_infinite
@@ -100,12 +100,30 @@ def _auction(state: dict, seat: int, rng: random.Random) -> dict:
     attack = auction_offer(state) if player["attacks"] > 0 else []
     if attack and rng.random() < 0.4:
         return {"type": "attack", "card": rng.choice(attack), "archive": False}
-    bids = M.auction_bids(state, player["gems"])
+    # The bids of M.auction_bids, as (colour, characters there), in the same order.
+    gems = player["gems"]
+    spots = auction_cards(state)
+    bids = []
+    for colour in C.COLORS:
+        if gems[colour] > 0:
+            for spot in spots:
+                if colour in spot["colors"]:
+                    base, tip = spot["base"], spot["tip"]
+                    if base is not None:
+                        bids.append((colour, [base] if tip is None else [base, tip]))
+                    elif tip is not None:
+                        bids.append((colour, [tip]))
+                    break
     if not bids or rng.random() < 0.15 or len(player["hand"]) > 5:
         count = pass_gems(state, seat)
         return {"type": "pass", "gems": M.balanced_gems(state["reserve"], count, _needed_colours(player))}
-    bid = max(bids, key=lambda b: (player["gems"][b["color"]], rng.random()))
-    return {"type": "bid", "color": bid["color"], "card": rng.choice(bid["cards"]), "archive": rng.random() < 0.5}
+    # The first of the highest (gems of the colour, a random number), as max() with that key picks it.
+    best, best_key = bids[0], (gems[bids[0][0]], rng.random())
+    for bid in bids[1:]:
+        key = (gems[bid[0]], rng.random())
+        if key > best_key:
+            best, best_key = bid, key
+    return {"type": "bid", "color": best[0], "card": rng.choice(best[1]), "archive": rng.random() < 0.5}
 
 
 def _law_plan(state: dict, seat: int, number: int, rng: random.Random, places: dict | None = None) -> dict | None:
@@ -177,7 +195,7 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
     laws = C.LAW_SET
     # The open places for characters: the same for every character placed on any level (a card placed on
     # one level only has its own).
-    places_by: dict[int | None, list[tuple[str, int]]] = {}
+    places_by: dict[int | None, tuple[tuple[str, int], ...]] = {}
     law_places: dict = {}
     for number in player["hand"]:
         if number in laws:
@@ -190,10 +208,14 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         placed = C.PLACED_ON.get(number)
         places = places_by.get(placed)
         if places is None:
-            places = places_by[placed] = [(slot, P.parse_slot(slot)[0]) for slot in P.legal_slots(pyramid, number)]
+            places = places_by[placed] = P.legal_places(pyramid, number)
+        costs = C.COST[number] if base_pay else None
+        values = _ROW_VALUES.get(number)
+        if values is None:
+            values = _ROW_VALUES[number] = {}
         for slot, level in places:
-            if base_pay:
-                left = C.COST[number][level]  # shared table: copied below only when it changes
+            if costs is not None:
+                left = costs[level]  # shared table: copied below only when it changes
                 used = []
                 if refs:
                     left = dict(left)
@@ -209,7 +231,10 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
                 payment = auto_payment(player, number, level, state)
                 if payment is None:
                     continue
-            score = level * 2 + _row_value(number, level) + rng.random()
+            value = values.get(level)
+            if value is None:
+                value = values[level] = _row_value(number, level)
+            score = level * 2 + value + rng.random()
             if best is None or score > best_score:
                 best, best_score = (number, slot, level, payment), score
     if best is not None:
@@ -227,6 +252,7 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
 
 
 _ROW_VALUE: dict[tuple[int, int], float] = {}
+_ROW_VALUES: dict[int, dict[int, float]] = {}  # the same, by card then level (what the development choice reads)
 
 
 def _row_value(number: int, level: int) -> float:
@@ -244,14 +270,25 @@ def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions
     state = new_game(options, seed)
     rng = random.Random(seed if rng_seed is None else rng_seed)
     actions: list[dict] = []
+    seat = _next_seat(state)
     for _ in range(max_actions):
-        seat = _next_seat(state)
         if seat is None:
             return state, actions
         action = choose_action(state, seat, rng)
-        apply_action(state, seat, action, trusted=True)  # built from the legal options: read, not re-checked
+        events = apply_action(state, seat, action, trusted=True)  # built from the legal options: read, not re-checked
         actions.append({"seat": seat, "action": action})
+        # A sealed choice that others still wait on: the next seat is the lowest of them (what _next_seat gives).
+        last = events[-1] if events else None
+        if (last is not None and last["type"] == "chosen" and last["waiting"] and state["decision"] is None
+                and state["phase"] in _SEALED):
+            seat = min(last["waiting"])
+        else:
+            seat = _next_seat(state)
     raise RuntimeError("the game did not end")
+
+
+_SEALED = frozenset({"setup", "auction", "development"})
+_KEYS = tuple(str(seat) for seat in range(8))  # seat keys of state["choices"], made once
 
 
 def _next_seat(state: dict) -> int | None:
@@ -259,10 +296,13 @@ def _next_seat(state: dict) -> int | None:
     decision = state["decision"]
     if decision is not None and state["phase"] != "over":
         return decision["seat"]
-    if state["phase"] in ("setup", "auction", "development"):
+    if state["phase"] in _SEALED:
         choices = state["choices"]
+        if not choices:
+            active = state["active"]
+            return min(active) if active else None  # nobody has chosen yet: the lowest active seat
         for seat in sorted(state["active"]):
-            if str(seat) not in choices:
+            if (_KEYS[seat] if seat < 8 else str(seat)) not in choices:
                 return seat
         return None
     prompts = pending(state)

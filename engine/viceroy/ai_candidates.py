@@ -16,6 +16,7 @@ from . import moves as M
 from .auction import auction_offer
 from .determinize import clone, determinize
 from .errors import IllegalAction as _ViceroyIllegal
+from .rules import rules_for
 
 COLORS = C.COLORS
 PLACES_PER_CARD = 3  # best places kept per card in hand (by level, then reward)
@@ -206,8 +207,11 @@ def _development(state: dict, seat: int, rng: random.Random) -> list[dict]:
     for number in sorted(player["hand"]):
         if C.is_law(number):
             out.extend(_law_plays(state, seat, number, prefer, rng))
-        elif C.is_character(number):  # a module's own cards (criminals) are not offered to the search
+        elif C.is_character(number):  # a module's own cards (criminals) come from its search_candidates
             out.extend(_character_plays(state, seat, number, prefer))
+    extra = rules_for(state).search_candidates.get("development")
+    if extra is not None:  # a module's own cards (criminals): its plays first, so a short list keeps them
+        out = extra(state, seat, rng) + out
     gems = M.balanced_gems(state["reserve"], 2, prefer)
     for number in sorted(n for n in player["hand"] if C.is_law(n) or C.is_character(n)):
         out.append({"type": "discard", "card": number, "gems": gems})

@@ -190,7 +190,7 @@ def validate(state: dict, seat: int, action: dict) -> dict:
     raise IllegalAction("In the auction you may bid, attack or pass.", "bad_type")
 
 
-def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
+def read_trusted(state: dict, seat: int, action: dict, rules: object = None) -> dict | None:
     """The choice ``validate`` makes of an action built from the legal options, without its checks."""
     kind = action["type"]
     if kind == "bid":
@@ -229,13 +229,16 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             public[seat] = {"type": "attack", "card": ch["card"]}
         else:
             public[seat] = {"type": "pass"}
-    text = "; ".join(
-        f"{p(s)} " + (
-            f"bids {c['color']} for {C.label(c['card'])}" if c["type"] == "bid"
-            else f"attacks for {C.label(c['card'])}" if c["type"] == "attack" else "passes"
-        )
-        for s, c in sorted(public.items())
-    )
+    parts = []
+    for s in sorted(public):
+        c = public[s]
+        if c["type"] == "bid":
+            parts.append(f"{p(s)} bids {c['color']} for {C.label(c['card'])}")
+        elif c["type"] == "attack":
+            parts.append(f"{p(s)} attacks for {C.label(c['card'])}")
+        else:
+            parts.append(f"{p(s)} passes")
+    text = "; ".join(parts)
     virtual_bids: list[str | None] = []
     if state["options"]["players"] == 1:
         if any(c["type"] == "bid" for c in choices.values()):
@@ -342,11 +345,15 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
         if c["type"] == "bid":
             by_colour.setdefault(c["color"], []).append(s)
     for colour in COLORS:
-        bidders = by_colour.get(colour, [])
+        bidders = by_colour.get(colour)
         vcount = virtual.count(colour) if virtual else 0
-        bids.extend((s, colour) for s in bidders)
-        if not bidders and not vcount:
-            continue
+        if bidders is None:
+            if not vcount:
+                continue
+            bidders = []
+        else:
+            for s in bidders:
+                bids.append((s, colour))
         there = cards_at(state, colour)
         if not there:
             if bidders:
@@ -354,7 +361,7 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
             continue
         if solo:
             continue  # settled below
-        won = _settle_colour(state, colour, bidders, choices, vcount, events)
+        won = _settle_colour(state, colour, bidders, choices, vcount, events, there)
         for seat, card in won:
             winners.add(seat)
             takes.append(take_card(seat, card, choices[seat].get("archive"), "auction"))
@@ -373,9 +380,11 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     return True
 
 
-def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list) -> list[tuple[int, int]]:
+def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list,
+                   there: list[int] | None = None) -> list[tuple[int, int]]:
     """The per-colour table of §4 with virtual opponents (§11). Returns (seat, card) wins."""
-    there = cards_at(state, colour)
+    if there is None:
+        there = cards_at(state, colour)
     spot = auction_card(state, colour)
     k = len(bidders) + vcount
     wins: list[tuple[int, int]] = []

@@ -10,7 +10,7 @@ from . import pyramid as P
 from .errors import IllegalAction
 from .payment import INFINITE, spend, unused_infinite, validate_payment
 from .rewards import circle_gem, reward_items
-from .rules import DONE, Decision, Law, Phase, rules_for, trust
+from .rules import DONE, Decision, Law, Phase, Ruleset, rules_for, trust
 from .state import (
     COLORS,
     DISCARD_GEMS,
@@ -57,19 +57,20 @@ def validate_play(state: dict, seat: int, action: dict, fresh: bool = True) -> d
     if number not in player["hand"]:
         raise IllegalAction(f"{C.label(number)} is not in your hand.", "not_in_hand")
     pyramid = player["pyramid"]
-    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules_for(state).piles)}
+    rules = rules_for(state)
+    out = {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules.piles)}
     if C.is_law(number):
-        law = rules_for(state).laws.get(number, PLACED)
+        law = rules.laws.get(number, PLACED)
         if law.places:
             slot = slot_arg(action.get("slot"))
-            if slot not in P.legal_slots(pyramid, number):
+            if slot not in P.open_places(pyramid, number):
                 raise IllegalAction(f"{C.label(number)} cannot go there: laws go on any open place below level 5.", "bad_slot")
             out["slot"] = slot
         if law.validate is not None:
             out = law.validate(state, seat, action, out, fresh)
         return out
     slot = action.get("slot")
-    if slot not in P.legal_slots(pyramid, number):
+    if slot not in P.open_places(pyramid, number):
         raise IllegalAction(f"{C.label(number)} cannot go there: choose one of the open places.", "bad_slot")
     level = P.parse_slot(slot)[0]
     payment = validate_payment(state, player, number, level, action)
@@ -97,18 +98,30 @@ def validate(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
     raise IllegalAction("In the development phase you may play a card, discard one for 2 gems, or pass.", "bad_type")
 
 
-def read_trusted(state: dict, seat: int, action: dict) -> dict | None:
+# Law checks that only refuse (they add nothing to the plan): a trusted plan of such a law needs none of them.
+CHECK_ONLY_LAWS: set[object] = set()
+
+
+def read_trusted(state: dict, seat: int, action: dict, rules: Ruleset | None = None) -> dict | None:
     """The plan ``validate`` makes of an action built from the legal options, without its checks: a discard,
-    a pass, or a character paid with gems and infinite gems (a law or another payment source: None, checked)."""
+    a pass, a law placed on an open place whose check only refuses, or a character paid with gems and
+    infinite gems (anything else, such as another payment source: None, checked)."""
     kind = action["type"]
     if kind == "pass":
         return {"type": "pass"}
     if kind == "discard":
         return {"type": "discard", "card": action["card"], "gems": clean_gems(action.get("gems"), "gems to take")}
     number = action["card"]
-    if kind != "play" or number in C.LAW_SET:
+    if kind != "play":
         return None
-    rules = rules_for(state)
+    if rules is None:
+        rules = rules_for(state)
+    if number in C.LAW_SET:
+        law = rules.laws.get(number, PLACED)
+        if not law.places or (law.validate is not None and law.validate not in CHECK_ONLY_LAWS):
+            return None  # the law's own check adds to the plan: it runs
+        return {"type": "play", "card": number, "reward": check_reward_choice(action.get("reward"), rules.piles),
+                "slot": action["slot"]}
     sources = rules.payment_sources
     if len(sources) != 1 or sources[0] is not INFINITE:
         return None
@@ -135,6 +148,9 @@ def where(state: dict, seat: int, plan: dict) -> str:
     return ""
 
 
+_PUBLIC = frozenset({"type", "card", "slot", "target"})  # what the reveal shows of each plan
+
+
 def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
     parts = []
     for seat, ch in sorted(choices.items()):
@@ -144,7 +160,7 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             parts.append(f"{p(seat)} discards {C.label(ch['card'])}")
         else:
             parts.append(f"{p(seat)} passes")
-    public = {str(s): {k: v for k, v in c.items() if k in ("type", "card", "slot", "target")} for s, c in choices.items()}
+    public = {str(s): {k: v for k, v in c.items() if k in _PUBLIC} for s, c in choices.items()}
     ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
     for seat, ch in choices.items():
         if ch["type"] == "pass":
@@ -154,8 +170,8 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
         state["queue"].append({"op": "develop", "seat": seat, "plan": choices[seat]})
 
 
-def _still_possible(state: dict, seat: int, plan: dict) -> bool:
-    quick = _quick_recheck(state, seat, plan)
+def _still_possible(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> bool:
+    quick = _quick_recheck(state, seat, plan, rules)
     if quick is not None:
         return quick
     try:
@@ -165,7 +181,7 @@ def _still_possible(state: dict, seat: int, plan: dict) -> bool:
     return True
 
 
-def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
+def _quick_recheck(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> bool | None:
     """Whether a checked plan can still be carried out, looking only at what can have changed since it was
     checked: the hand, the open places, the gems and the unused infinite gems (the rest of the check depends
     on the plan alone). None where this does not apply (laws, other payment sources): the full check then."""
@@ -178,10 +194,10 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
         return False
     if kind == "discard":
         return True
-    sources = rules_for(state).payment_sources
+    sources = (rules or rules_for(state)).payment_sources
     if number in C.LAW_SET or len(sources) != 1 or sources[0] is not INFINITE:
         return None
-    if plan["slot"] not in P.legal_slots(player["pyramid"], number):
+    if plan["slot"] not in P.open_places(player["pyramid"], number):
         return False
     pay, gems = plan["pay"], player["gems"]
     if pay["red"] > gems["red"] or pay["green"] > gems["green"] or pay["blue"] > gems["blue"] or pay["yellow"] > gems["yellow"]:
@@ -199,9 +215,10 @@ def _quick_recheck(state: dict, seat: int, plan: dict) -> bool | None:
 def step_develop(state: dict, step: dict, events: list) -> bool:
     seat = step["seat"]
     answer = step.get("answer")
+    rules = rules_for(state)
     if answer is None:
         plan = step["plan"]
-        if not _still_possible(state, seat, plan):
+        if not _still_possible(state, seat, plan, rules):
             return ask(state, seat, "replan", "Your plan can no longer be carried out: choose again.")
     else:
         plan = answer.get("plan", step["plan"])
@@ -219,19 +236,25 @@ def step_develop(state: dict, step: dict, events: list) -> bool:
         push(state, {"op": "gain_gems", "seat": seat, "count": DISCARD_GEMS, "choice": plan.get("gems"), "why": "discarding a card"})
         return True
     if C.is_law(number):
-        law = rules_for(state).laws.get(number, PLACED)
+        law = rules.laws.get(number, PLACED)
         (law.play or play_placed)(state, seat, plan, events)
         return True
     slot = plan["slot"]
     level = P.parse_slot(slot)[0]
-    spend(state, seat, plan)
+    spend(state, seat, plan, rules)
     player["pyramid"]["cards"][slot] = new_entry(number, slot)
-    cost = C.COST[number][level]
-    ev(events, "all", "plays", f"{p(seat)} plays {C.label(number)} on level {level} for {fmt_gems(cost)}.", seat=seat, card=number, slot=slot, level=level)
+    text = _PLAYS.get((seat, number, level))
+    if text is None:
+        text = _PLAYS[(seat, number, level)] = f"{p(seat)} plays {C.label(number)} on level {level} for {fmt_gems(C.COST[number][level])}."
+    events.append({"type": "plays", "to": "all", "text": text, "seat": seat, "card": number, "slot": slot, "level": level})
     circle_gem(state, seat, slot, events)
     choice = plan.get("reward") or {}
     push(state, {"op": "reward", "seat": seat, "card": number, "slot": slot, "items": reward_items(number, level, choice), "choice": choice})
     return True
+
+
+# The "plays" texts by (seat, card, level): a few thousand at most, each made once.
+_PLAYS: dict[tuple[int, int, int], str] = {}
 
 
 def play_placed(state: dict, seat: int, plan: dict, events: list) -> dict:
@@ -260,10 +283,14 @@ def start(state: dict, events: list) -> None:
 
 
 def auto_pass_empty_hands(state: dict, events: list) -> None:
-    for seat in list(state["active"]):
-        if not state["players"][seat]["hand"]:
-            state["active"].remove(seat)
-            ev(events, "all", "auto_pass", f"{p(seat)} has no card in hand and passes.", seat=seat)
+    active, players = state["active"], state["players"]
+    if all(players[seat]["hand"] for seat in active):
+        return  # (the usual case: everyone still holds a card)
+    for seat in list(active):
+        if not players[seat]["hand"]:
+            active.remove(seat)
+            events.append({"type": "auto_pass", "to": "all", "text": f"{p(seat)} has no card in hand and passes.",
+                           "seat": seat})
 
 
 def advance(state: dict, events: list) -> bool | str:

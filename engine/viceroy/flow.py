@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from . import base  # noqa: F401  (installs the base game's ruleset)
 from .errors import IllegalAction
-from .prompts import pending
-from .rules import DONE, next_phase, rules_for, trusted_reading
+from .rules import DONE, Ruleset, next_phase, rules_for, trusted_reading
 from .state import p
 
 
@@ -22,7 +21,8 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
 
     ``trusted``: the action was built by the engine itself from this state's legal options (the baseline AI's
     seats), so a sealed phase's choice is read without checking it again where the phase's check has a trusted
-    reading (``rules.trust``); the result is the same, only faster. Anything else is checked as always.
+    reading, and a phase's act runs its trusted counterpart where it has one (``rules.trust``); the result is
+    the same, only faster. Anything else is checked as always.
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("That is not an action.", "bad_action")
@@ -50,7 +50,8 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
         raise IllegalAction("There is no question waiting for an answer.", "no_decision")
     phase = rules.phases[state["phase"]]
     if phase.act is not None:
-        phase.act(state, seat, action, events)
+        act = (trusted_reading(phase.act) if trusted else None) or phase.act
+        act(state, seat, action, events)
         return _record(state, events)
     if seat not in state["active"]:
         raise IllegalAction(phase.inactive, "not_active")
@@ -58,28 +59,35 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
     if trusted:
         reading = trusted_reading(phase.validate)
         if reading is not None:
-            choice = reading(state, seat, action)
+            choice = reading(state, seat, action, rules)
     if choice is None:
         choice = phase.validate(state, seat, action)
     choices = state["choices"]
-    key = _KEYS[seat] if seat < len(_KEYS) else str(seat)
+    key = _KEYS[seat] if seat < 8 else str(seat)
     amended = key in choices
     choices[key] = choice
     # The two events of every sealed choice, built directly (as ``ev`` builds them): this runs for every action.
     events.append({"type": "choice_recorded", "to": seat,
                    "text": "Your choice is recorded (changed)." if amended else "Your choice is recorded.",
                    "choice": choice})
-    waiting = [s for s in state["active"] if (_KEYS[s] if s < len(_KEYS) else str(s)) not in choices]
-    events.append({"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < len(_CHOSEN) else f"{p(seat)} has chosen.",
-                   "seat": seat, "waiting": waiting})
-    if not waiting:
-        state["choices"] = {}
-        phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
-        run(state, events)
+    if len(state["players"]) <= 8:  # every seat has its key made once
+        waiting = [s for s in state["active"] if _KEYS[s] not in choices]
+    else:
+        waiting = [s for s in state["active"] if str(s) not in choices]
+    chosen = {"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < 8 else f"{p(seat)} has chosen.",
+              "seat": seat, "waiting": waiting}
+    events.append(chosen)
+    if waiting:
+        state["log"].append(chosen)  # the one public event (what _record would keep)
+        return events
+    state["choices"] = {}
+    phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
+    run(state, events)
     return _record(state, events)
 
 
-# Seat keys of ``state["choices"]`` (JSON object keys are strings) and the "has chosen" texts, made once.
+# Seat keys of ``state["choices"]`` (JSON object keys are strings) and the "has chosen" texts, made once for
+# seats 0-7 (more seats are spelled out).
 _KEYS = tuple(str(seat) for seat in range(8))
 _CHOSEN = tuple(f"{p(seat)} has chosen." for seat in range(8))
 
@@ -91,20 +99,22 @@ def _record(state: dict, events: list[dict]) -> list[dict]:
 
 def run(state: dict, events: list) -> None:
     """Work through the resolution queue, then advance the game until someone must decide."""
-    steps = rules_for(state).steps
+    rules = rules_for(state)
+    steps = rules.steps
     while True:
         queue = state["queue"]
         while queue:
             if not steps[queue[0]["op"]](state, queue[0], events):
                 return
             queue.pop(0)
-        if not advance(state, events):
+        if not advance(state, events, rules):
             return
 
 
-def advance(state: dict, events: list) -> bool:
+def advance(state: dict, events: list, rules: Ruleset | None = None) -> bool:
     """The queue is empty: move on. Returns True if more automatic work was queued."""
-    rules = rules_for(state)
+    if rules is None:
+        rules = rules_for(state)
     phase = rules.phases[state["phase"]]
     if phase.advance is None:
         return False
@@ -113,4 +123,14 @@ def advance(state: dict, events: list) -> bool:
         return bool(outcome)
     rules.phases[next_phase(state, phase)].start(state, events)
     # After a phase change: keep going while nobody has anything to decide.
-    return bool(state["queue"]) or (state["phase"] != "over" and not pending(state))
+    return bool(state["queue"]) or (state["phase"] != "over" and not _anyone_waited_for(state, rules))
+
+
+def _anyone_waited_for(state: dict, rules: Ruleset) -> bool:
+    """``bool(pending(state))`` (the phase is not over), without building the prompts."""
+    if state["decision"] is not None:
+        return True
+    phase = rules.phases[state["phase"]]
+    if phase.pending is not None:
+        return bool(phase.pending(state))
+    return bool(state["active"])

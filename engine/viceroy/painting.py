@@ -18,7 +18,7 @@ bot's event loop included.
 from __future__ import annotations
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import ANY, COLORS, NONE
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
@@ -63,21 +63,41 @@ def apply_painting(pyramid: dict, gems: dict[str, int], paint_list: list[dict]) 
             raise ValueError(
                 f"Painting needs {spent[color]} {color} gem(s) but you have {gems.get(color, 0)} left."
             )
+    paint_sections(cards, paint_list)
+    return spent
+
+
+def paint_sections(cards: dict, paint_list: list[dict]) -> None:
+    """Set ``entry["paint"][section]`` for every item of a checked paint list (``cards``: the pyramid's cards)."""
     for item in paint_list:
         entry = cards[item["slot"]]
         paint = entry.get("paint")
         if paint is None:
             paint = entry["paint"] = {}
         paint[item["section"]] = item["color"]
-    return spent
 
 
 def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, list[tuple[int, int, int]]]]:
     """Per circle: the moves worth considering as (colour index, gems needed, score gained)."""
     cards = pyramid.get("cards", {})
-    bonus = pyr.circle_bonus(pyramid)
-    heraldry = len(pyr.law_slots(pyramid, (LAW_HERALDRY,)))
+    # In one pass over the cards: the circle bonus (as pyr.circle_bonus), Heraldry laws, and whether anything
+    # is painted yet (before a seat paints nothing is: then no circle needs a look at its paint).
+    bonus = dict.fromkeys(COLORS, 0)
+    heraldry = 0
+    any_paint = False
+    for e in cards.values():
+        number = e["card"]
+        if number == LAW_HERALDRY:
+            heraldry += 1
+        if e.get("paint"):
+            any_paint = True
+        tokens = e.get("tokens")
+        images = IMAGES.get(number) if IMAGES else None
+        for t in (tokens or ()) if images is None else [*(tokens or ()), *images]:
+            if t["type"] == "circle_bonus" and t.get("color") in bonus:
+                bonus[t["color"]] += t.get("value", 0)
     have = [gems.get(color, 0) for color in COLORS]
+    painted: set[str] = set()
     result = []
     for circle in pyr.circles(pyramid):
         level = circle["level"]
@@ -87,11 +107,12 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
         colors = circle["colors"]
         if NONE in colors:
             continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
-        painted = {
-            color
-            for (slot, section), color in zip(circle["sections"], colors, strict=True)
-            if section in (cards[slot].get("paint") or {})
-        }
+        if any_paint:
+            painted = {
+                color
+                for (slot, section), color in zip(circle["sections"], colors, strict=True)
+                if section in (cards[slot].get("paint") or {})
+            }
         if len(painted) > 1:
             continue  # a painted section cannot be painted again: no colour fits them all
         multi = colors.count(ANY)
@@ -111,12 +132,9 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
 def _greedy(items: list, budget: list[int]) -> int:
     """A quick feasible painting's gain: a lower bound that lets the exact search drop hopeless states."""
     best = 0
-    for key in (lambda m: (m[2], -m[1]), lambda m: (m[2] / m[1], m[2])):
-        moves = sorted(
-            ((i, m) for i, (_, opts) in enumerate(items) for m in opts),
-            key=lambda im: key(im[1]),
-            reverse=True,
-        )
+    every = [(i, m) for i, (_, opts) in enumerate(items) for m in opts]
+    for key in (lambda im: (im[1][2], -im[1][1]), lambda im: (im[1][2] / im[1][1], im[1][2])):
+        moves = sorted(every, key=key, reverse=True)
         rem = list(budget)
         done: set[int] = set()
         gain = 0
@@ -148,10 +166,21 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
             # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
             rest: list[tuple[float, int, int]] = []
             for _, opts in items:
-                others = max([0.0] + [g - lam[o] * need for o, need, g in opts if o != k])
-                move = (others, 0, 0)
+                # others = max([0.0] + [g - lam[o] * need for the moves of other colours]), in one pass
+                others = 0.0
+                mine = None
                 for o, need, g in opts:
-                    if o == k:
+                    if o != k:
+                        v = g - lam[o] * need
+                        if v > others:
+                            others = v
+                    elif mine is None:
+                        mine = [(need, g)]
+                    else:
+                        mine.append((need, g))
+                move = (others, 0, 0)
+                if mine is not None:
+                    for need, g in mine:
                         candidates.add(g / need)
                         if g > others:
                             candidates.add((g - others) / need)
@@ -195,15 +224,15 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
-    alone = [[[0] * (top[k] + 1) for k in range(4)] for _ in range(n + 1)]
+    alone: list[list[list[int]]] = [[]] * n + [[[0] * (top[k] + 1) for k in range(4)]]
     for i in range(n - 1, -1, -1):
-        for k in range(4):
-            alone[i][k] = list(alone[i + 1][k])
+        after = alone[i + 1]
+        row = list(after)  # a colour this circle has no move of keeps the row after it (never changed)
         for k, need, g in items[i][1]:
-            later, here = alone[i + 1][k], alone[i][k]
-            for r in range(need, top[k] + 1):
-                if later[r - need] + g > here[r]:
-                    here[r] = later[r - need] + g
+            # here[r] = max(here[r], later[r - need] + g) for every r >= need, in one pass (later is longer)
+            here, later = row[k], after[k]
+            row[k] = here[:need] + [a if a >= b + g else b + g for a, b in zip(here[need:], later, strict=False)]
+        alone[i] = row
     lower = _greedy(items, budget)
     # Lagrangian bound: with a price lam[k] per gem, circles i.. add at most
     # lam . rem + sum_j max(0, max_k(gain - lam[k] * need)) for any prices >= 0.
@@ -269,7 +298,7 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
                     links[key] = (rem, move)
         back.append(links)
         layer = nxt
-        lower = max(lower, max(v[0] for v in nxt.values()))
+        lower = max(lower, max(nxt.values())[0])  # the most points in the layer (its greatest value's)
 
     final = max(layer, key=lambda s: layer[s])
     chosen: list[tuple[int, int, int] | None] = [None] * n

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from . import cards as C
 from .errors import IllegalAction
-from .rules import PaymentSource, rules_for
-from .state import COLORS, clean_gems, fmt_gems, zero
+from .rules import PaymentSource, Ruleset, rules_for
+from .state import COLORS, clean_gems, fmt_gems, move_gems, zero
 
 
 def infinite_gems(player: dict) -> list[str]:
@@ -135,13 +135,9 @@ def auto_payment(player: dict, number: int, level: int, state: dict | None = Non
     return {"pay": left, **out}
 
 
-def spend(state: dict, seat: int, plan: dict) -> None:
+def spend(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> None:
     """Move a checked payment: gems to the reserve, and each source used."""
     player = state["players"][seat]
-    pay = plan["pay"]
-    gems, reserve = player["gems"], state["reserve"]
-    for c in COLORS:
-        gems[c] -= pay[c]
-        reserve[c] += pay[c]
-    for source in rules_for(state).payment_sources:
+    move_gems(player["gems"], state["reserve"], plan["pay"])
+    for source in (rules or rules_for(state)).payment_sources:
         source.spend(state, seat, plan.get(source.key, source.empty))

@@ -109,27 +109,60 @@ def legal_slots(pyramid: dict, card_number: int) -> list[str]:
     most; a law is never placed on level 5. A card placed on one level only (``cards.PLACED_ON``) goes on
     that level; on level 0, under two adjacent level-1 cards.
     """
+    return list(open_places(pyramid, card_number))
+
+
+_FIRST = ("1:0",)
+_FIRST_PLACES = (("1:0", 1),)
+_PLACES: dict[tuple, tuple[tuple[str, int], ...]] = {}
+
+
+def open_places(pyramid: dict, card_number: int) -> tuple[str, ...]:
+    """``legal_slots`` as a tuple shared between callers (read it, never change it)."""
     cards = _cards(pyramid)
     placed = PLACED_ON.get(card_number)
     if not cards:
-        return ["1:0"] if placed is None else []
-    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; a set,
-    # not the order the cards were placed in, so that the same shape built in another order is found too).
-    key = (card_number in LAW_SET, placed, frozenset(cards))
+        return _FIRST if placed is None else ()
+    # The answer depends only on which slots are taken: remember it per shape (pyramids repeat a lot; the
+    # sorted slots, not the order the cards were placed in, so that the same shape built in another order is
+    # found too; a tuple of strings, which the garbage collector stops tracking, unlike a frozenset: the
+    # remembered shapes then cost no collection time).
+    key = (card_number in LAW_SET, placed, tuple(sorted(cards)))
     found = _LEGAL.get(key)
     if found is None:
         found = tuple(_legal_slots(cards, card_number))
         if len(_LEGAL) > 20_000:
             _LEGAL.clear()
         _LEGAL[key] = found
-    return list(found)
+    return found
+
+
+def legal_places(pyramid: dict, card_number: int) -> tuple[tuple[str, int], ...]:
+    """``legal_slots`` with each slot's level, ``((slot, level), ...)``, shared (read it, never change it)."""
+    cards = _cards(pyramid)
+    placed = PLACED_ON.get(card_number)
+    if not cards:
+        return _FIRST_PLACES if placed is None else ()
+    key = (card_number in LAW_SET, placed, tuple(sorted(cards)))  # as in open_places
+    found = _PLACES.get(key)
+    if found is None:
+        found = tuple((slot, parse_slot(slot)[0]) for slot in open_places(pyramid, card_number))
+        if len(_PLACES) > 20_000:
+            _PLACES.clear()
+        _PLACES[key] = found
+    return found
 
 
 def _legal_slots(cards: dict, card_number: int) -> list[str]:
     by_level: dict[int, set[int]] = {}
+    parsed = _PARSED
     for slot in cards:
-        level, x = parse_slot(slot)
-        by_level.setdefault(level, set()).add(x)
+        level, x = parsed[slot] if slot in parsed else parse_slot(slot)
+        row = by_level.get(level)
+        if row is None:
+            by_level[level] = {x}
+        else:
+            row.add(x)
     placed = PLACED_ON.get(card_number)
     if placed == 0:
         row1, under = by_level.get(1, set()), by_level.get(0, set())
@@ -191,6 +224,10 @@ def _below(slot: str) -> tuple[int, str, str] | None:
     return found
 
 
+# The four sections of the circle under a slot, per slot (a slot's circle is always the same four places).
+_SECTIONS_AT: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
 def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
     below = _below(slot)
     if below is None:
@@ -223,10 +260,15 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
             single, color = True, real[0]
     if color == NONE:  # a section without colour (an aristocrat's lower half) never makes a circle single
         single, color = False, None
+    sections = _SECTIONS_AT.get(slot)
+    if sections is None:
+        if len(_SECTIONS_AT) > 50_000:
+            _SECTIONS_AT.clear()
+        sections = _SECTIONS_AT[slot] = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
     return {
         "slot": slot,
         "level": level,
-        "sections": [(ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right")],
+        "sections": list(sections),
         "colors": colors,
         "single": single,
         "color": color,
@@ -422,10 +464,12 @@ __all__ = [
     "free_cards",
     "infinite_gems",
     "law_slots",
+    "legal_places",
     "legal_slots",
     "level_of",
     "magic_bonus",
     "neighbours",
+    "open_places",
     "paintable_sections",
     "parse_slot",
     "power_points",

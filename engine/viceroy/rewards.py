@@ -22,6 +22,7 @@ from .state import (
     find_entry,
     fmt_gems,
     gem_total,
+    move_gems,
     p,
     push,
 )
@@ -144,7 +145,7 @@ def step_gain_gems(state: dict, step: dict, events: list) -> bool:
     """Take gems of the player's choice from the reserve, as many as it allows."""
     seat = step["seat"]
     reserve = state["reserve"]
-    in_reserve = gem_total(reserve)
+    in_reserve = reserve["red"] + reserve["green"] + reserve["blue"] + reserve["yellow"]
     count = min(step["count"], in_reserve)
     if count <= 0:
         ev(events, "all", "gems_none", f"{p(seat)} gets no gems ({step['why']}): the reserve is empty.", seat=seat)
@@ -158,12 +159,10 @@ def step_gain_gems(state: dict, step: dict, events: list) -> bool:
             or choice["yellow"] > reserve["yellow"]):
         text = f"Choose {count} gems from the reserve ({step['why']})."
         return ask(state, seat, "gems", text, count=count, reserve=dict(reserve), why=step["why"])
-    gems = state["players"][seat]["gems"]
-    for c in COLORS:
-        reserve[c] -= choice[c]
-        gems[c] += choice[c]
-    ev(events, "all", "gems_taken", f"{p(seat)} takes {count} gems from the reserve ({step['why']}).", seat=seat, count=count)
-    ev(events, seat, "gems_taken_private", f"You take {fmt_gems(choice)}.", gems=choice)
+    move_gems(reserve, state["players"][seat]["gems"], choice)
+    events.append({"type": "gems_taken", "to": "all", "text": f"{p(seat)} takes {count} gems from the reserve ({step['why']}).",
+                   "seat": seat, "count": count})
+    events.append({"type": "gems_taken_private", "to": seat, "text": f"You take {fmt_gems(choice)}.", "gems": choice})
     return True
 
 

@@ -143,6 +143,9 @@ class Ruleset:
     # Card piles a module adds that a card reward may draw from: name -> fn(state) -> the pile (a list, top
     # last). The base game's piles ("law", "small") are not in it.
     piles: dict[str, Callable[[dict], list]] = field(default_factory=dict)
+    # A module's own candidate actions for the search AI (engine/viceroy/ai_candidates.py), added to the base
+    # ones: phase or decision kind -> fn(state, seat, rng) -> list of legal actions, most promising first.
+    search_candidates: dict[str, Callable[..., list[dict]]] = field(default_factory=dict)
 
     def copy(self, modules: tuple[str, ...]) -> Ruleset:
         return Ruleset(
@@ -169,6 +172,7 @@ class Ruleset:
             ai=dict(self.ai),
             prompt_choices=dict(self.prompt_choices),
             piles=dict(self.piles),
+            search_candidates=dict(self.search_candidates),
         )
 
     def add_law(self, number: int, law: Law) -> None:
@@ -267,19 +271,21 @@ def upgrade(state: dict) -> None:
     state["version"] = 2
 
 
-# Trusted readings (``trust``): for a sealed phase's check, the choice it would make of an action built from the
-# engine's own legal options (the baseline AI's), made without the checks; None where the reading does not
-# cover the action (the check then runs). Keyed by the check itself: a module that wraps or replaces a phase's
-# check gets the full check until it trusts a reading of its own.
-_TRUSTED: dict[Callable[..., dict], Callable[[dict, int, dict], dict | None]] = {}
+# Trusted readings (``trust``): for a sealed phase's check, ``reading(state, seat, action, rules)`` gives the
+# choice the check would make of an action built from the engine's own legal options (the baseline AI's),
+# made without the checks (``rules``: the game's ruleset, or None to look it up); None where the reading does not
+# cover the action (the check then runs). For a phase's act (painting), the act without its checks. Keyed by
+# the check or act itself: a module that wraps or replaces one gets the full check until it trusts its own.
+_TRUSTED: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
-def trust(check: Callable[..., dict], reading: Callable[[dict, int, dict], dict | None]) -> None:
-    """Register ``reading`` as the trusted reading of the phase check ``check`` (equal results, property-tested)."""
+def trust(check: Callable[..., Any], reading: Callable[..., Any]) -> None:
+    """Register ``reading`` as the trusted counterpart of the phase check (or act) ``check`` (equal results,
+    property-tested)."""
     _TRUSTED[check] = reading
 
 
-def trusted_reading(check: Callable[..., dict] | None) -> Callable[[dict, int, dict], dict | None] | None:
+def trusted_reading(check: Callable[..., Any] | None) -> Callable[..., Any] | None:
     return _TRUSTED.get(check) if check is not None else None
 
 

@@ -37,6 +37,19 @@ def zero() -> dict[str, int]:
     return {"red": 0, "green": 0, "blue": 0, "yellow": 0}
 
 
+def move_gems(source: dict[str, int], target: dict[str, int], gems: dict[str, int]) -> None:
+    """``gems`` leave ``source`` for ``target`` (every play and every gem taken: written out per colour)."""
+    r, g, b, y = gems["red"], gems["green"], gems["blue"], gems["yellow"]
+    source["red"] -= r
+    source["green"] -= g
+    source["blue"] -= b
+    source["yellow"] -= y
+    target["red"] += r
+    target["green"] += g
+    target["blue"] += b
+    target["yellow"] += y
+
+
 def gem_total(gems: dict[str, int]) -> int:
     return sum(gems.values())
 
@@ -82,7 +95,8 @@ def clean_gems(value: object, what: str) -> dict[str, int]:
         except KeyError:
             pass
         else:
-            if type(r) is int and type(g) is int and type(b) is int and type(y) is int and min(r, g, b, y) >= 0:
+            if (type(r) is int and type(g) is int and type(b) is int and type(y) is int
+                    and r >= 0 and g >= 0 and b >= 0 and y >= 0):
                 return {"red": r, "green": g, "blue": b, "yellow": y}
     if not isinstance(value, dict):
         raise IllegalAction(f"The {what} must name gem colours and counts.", "bad_gems")
@@ -137,9 +151,11 @@ def science_count(player: dict) -> int:
     n = 0
     images = C.IMAGES  # science images on aristocrats count too (not tokens, but they give the pass gem)
     for e in player["pyramid"]["cards"].values():
-        for t in e["tokens"]:
-            if t["type"] == "science":
-                n += 1
+        tokens = e["tokens"]
+        if tokens:  # most cards carry no token
+            for t in tokens:
+                if t["type"] == "science":
+                    n += 1
         if images and e["card"] in images:
             for i in images[e["card"]]:
                 if i["type"] == "science":
@@ -185,14 +201,15 @@ def ext(state: dict, name: str) -> dict:
 
 def balanced_gems(reserve: dict[str, int], count: int, prefer: list[str] | None = None) -> dict[str, int]:
     """``count`` gems from the reserve, spread over the colours (preferred colours first)."""
-    take = zero()
+    take = {"red": 0, "green": 0, "blue": 0, "yellow": 0}
+    need = min(count, sum(reserve.values()))
+    if need <= 0:
+        return take
     order = COLORS if not prefer else list(prefer) + [c for c in COLORS if c not in prefer]
-    left = dict(reserve)
-    need = min(count, sum(left.values()))
-    while need > 0:
+    while True:  # one gem a colour in turn, while the reserve has that colour left
         for c in order:
-            if need and left[c] > 0:
+            if reserve[c] > take[c]:
                 take[c] += 1
-                left[c] -= 1
                 need -= 1
-    return take
+                if not need:
+                    return take

@@ -30,6 +30,7 @@ class KillReport:
     games: int = 0
     kills: int = 0
     lines: int = 0  # public lines the games' logs hold
+    shown: int = 0  # public lines the channels show (each copy counted)
     lost: int = 0
     doubled: int = 0
     out_of_order: int = 0  # games whose shown lines are all there, once each, but not in the log's order
@@ -62,14 +63,18 @@ async def _new_game(table: Table) -> None:
 async def _play(sim: SimulatedPlayer, channel: FakeChannel, deadline: float) -> None:
     world = sim.world
     last_progress = time.monotonic()
+    last_error: BaseException | None = None
     while not game_over(channel):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{sim.user.name} did not finish the game")
+            prompt = sim.current_prompt()
+            raise TimeoutError(f"{sim.user.name} did not finish the game; last error: {last_error!r}; open prompt: "
+                               f"{prompt and [c.get('custom_id') for c in prompt.iter_components()]}")
         try:
             if await sim.step():
                 last_progress = time.monotonic()
                 continue
-        except _DISRUPTED:
+        except _DISRUPTED as exc:
+            last_error = exc
             await asyncio.sleep(0.2)
             continue
         if time.monotonic() - last_progress > STALL:
@@ -120,6 +125,7 @@ async def kill_game(table: Table, game_id: int, rng: random.Random, report: Kill
     want, got = collections.Counter(expected), collections.Counter(shown)
     report.games += 1
     report.lines += len(expected)
+    report.shown += len(shown)
     report.lost += sum((want - got).values())
     report.doubled += sum((got - want).values())
     if want == got and shown != expected:

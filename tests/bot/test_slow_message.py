@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from bot.autoplay import SimulatedPlayer
 from tests.bot.lines import expected_lines, shown_lines
@@ -77,11 +78,10 @@ async def test_a_held_prompt_does_not_hold_up_the_other_players_prompt_or_the_ch
 
 
 async def test_a_hung_answer_to_a_click_gives_up_within_its_time_limit(fake_discord, tmp_path, monkeypatch):
-    import cogs.table
-
-    monkeypatch.setattr(cogs.table, "REPLY_TIMEOUT", 0.5)
     world = fake_discord
     table, _, _, bo = await _one_has_chosen(world, tmp_path)
+    # The bot loads its cogs as extensions, each a fresh module: the time limit is set on the one it runs.
+    monkeypatch.setattr(sys.modules["cogs.table"], "REPLY_TIMEOUT", 0.5)
     # The answers to clicks never come (the held requests are dropped with the fake at the end).
     # A click is answered in its interaction response (or, when slow, by an edit after a defer).
     world.hold("PATCH", "/webhooks/*/messages/@original", times=50)

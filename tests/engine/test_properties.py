@@ -54,16 +54,26 @@ def check_accounting(state: dict) -> None:
 
 
 def card_numbers_in(value: object, key: str | None = None) -> set[int]:
-    """Every int held directly (or in a list) under a card-carrying key, anywhere in a view."""
+    """Every int held directly (or in a list) under a card-carrying key, anywhere in a view (walked without a
+    call per value: the views are checked after every action)."""
     found: set[int] = set()
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found |= card_numbers_in(v, k if k in CARD_KEYS else None)
-    elif isinstance(value, list):
-        for v in value:
-            found |= card_numbers_in(v, key)
-    elif isinstance(value, int) and not isinstance(value, bool) and key in CARD_KEYS:
-        found.add(value)
+    stack = [(value, key if key in CARD_KEYS else None)]
+    while stack:
+        v, k = stack.pop()
+        if isinstance(v, dict):
+            for kk, vv in v.items():
+                if isinstance(vv, (dict, list)):
+                    stack.append((vv, kk if kk in CARD_KEYS else None))
+                elif kk in CARD_KEYS and isinstance(vv, int) and not isinstance(vv, bool):
+                    found.add(vv)
+        elif isinstance(v, list):
+            for x in v:
+                if isinstance(x, (dict, list)):
+                    stack.append((x, k))
+                elif k is not None and isinstance(x, int) and not isinstance(x, bool):
+                    found.add(x)
+        elif k is not None and isinstance(v, int) and not isinstance(v, bool):
+            found.add(v)
     return found
 
 

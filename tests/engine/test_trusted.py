@@ -12,7 +12,7 @@ import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.viceroy import IllegalAction, apply_action, new_game, new_record, replay
@@ -94,4 +94,41 @@ def test_an_illegal_action_marked_trusted_outside_the_readings_is_still_refused(
         apply_action(state, 0, {"type": "decide", "card": 1}, trusted=True)
     with pytest.raises(IllegalAction):
         apply_action(state, 0, {"type": "setup", "start": 999, "keep": 998}, trusted=True)
+    assert state == before
+
+
+def _painting_state(seed: int) -> dict:
+    state = new_game({"players": 3}, seed)
+    rng = random.Random(seed)
+    while state["phase"] not in ("painting", "over"):
+        seat = _next_seat(state)
+        apply_action(state, seat, choose_action(state, seat, rng))
+    return state
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), gems=st.lists(st.integers(0, 9), min_size=4, max_size=4))
+def test_a_trusted_painting_paints_as_the_checked_one(seed: int, gems: list[int]) -> None:
+    from engine.viceroy.painting import best_painting
+
+    state = _painting_state(seed % 500)
+    assume(state["phase"] == "painting")  # (every seat may have had nothing to paint)
+    for seat, player in enumerate(state["players"]):
+        if player["painted"] is None:
+            player["gems"] = dict(zip(("red", "green", "blue", "yellow"), gems, strict=True))
+            action = {"type": "paint", "paint": best_painting(state, seat)[0]}
+            checked, trusted = copy.deepcopy(state), copy.deepcopy(state)
+            assert apply_action(trusted, seat, copy.deepcopy(action), trusted=True) == apply_action(checked, seat, action)
+            assert trusted == checked
+            break
+
+
+def test_a_trusted_painting_twice_is_refused_as_the_checked_one() -> None:
+    state = _painting_state(11)
+    assert state["phase"] == "painting"
+    seat = _next_seat(state)
+    apply_action(state, seat, {"type": "paint", "paint": []}, trusted=True)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction, match="already painted"):
+        apply_action(state, seat, {"type": "paint", "paint": []}, trusted=True)
     assert state == before

@@ -1,10 +1,14 @@
-"""Invasion games through the real bot on the strict fake Discord, to the final scores (one with a SIGKILL mid-combat)."""
+"""Invasion games through the real bot on the strict fake Discord, to the final scores (two with a SIGKILL of
+the bot process mid-combat)."""
 
 from __future__ import annotations
 
 import asyncio
 
+from bot.autoplay import SimulatedPlayer, game_over
+from tests.bot.harness import new_table
 from tests.darkness.test_e2e_discord import _game
+from tests.e2e_restart import assert_records_replay, kill_and_restart, start, start_game, until
 
 
 async def test_three_player_game_with_invasion_to_the_final_scores(fake_discord, tmp_path):
@@ -14,45 +18,43 @@ async def test_three_player_game_with_invasion_to_the_final_scores(fake_discord,
     assert public.count("Combat revealed:") == 3 and "A monster joins the stack" in public
 
 
-async def test_a_sigkill_during_a_combat_with_one_plan_in_loses_nothing(fake_discord, tmp_path):
-    """The bot process is killed while one combat plan is sealed and the other is not; after the restart the
-    old prompt still works, the combat reveals both plans and the game plays on to the final scores."""
-    import subprocess
-    import sys
-
-    from bot.autoplay import SimulatedPlayer, game_over
-    from tests.bot.harness import ROOT, new_table
-    from tests.bot.test_e2e_restart import _has_button, _start, _text, _until
-
-    world = fake_discord
-    table = await new_table(world, tmp_path, ["Ann", "Bo"])
-    ann, bo = table.users
-    await _start(table)
+async def _killed_mid_combat(world, tmp_path, names: list[str], modules: str, seed: int) -> list:  # noqa: ANN001
+    """A game of human players against the bot process, killed while the first combat plan is sealed and the
+    others are not; after the restart the old prompts still work, the combat reveals every plan, the game
+    plays on to the final scores and every stored record replays to its stored state. Returns the
+    channel's messages."""
+    table = await new_table(world, tmp_path, names)
+    host, *guests = table.users
+    await start(table)
     try:
-        rec = await ann.slash(table.channel, "viceroy new", seats=2, modules="invasion", timeout=15)
-        lobby_id = rec.reply.id
-        await world.wait_for(lambda: _has_button(world.messages[lobby_id], "Join"), timeout=60,
-                             what="the lobby's Join button")
-        await bo.click(world.messages[lobby_id], label="Join", timeout=15)
-        await world.wait_for(lambda: "Seats: 2/2" in _text(world.messages[lobby_id]), timeout=60,
-                             what="Bo seated in the lobby")
-        await ann.click(world.messages[lobby_id], label="Start", timeout=15)
-        sims = [SimulatedPlayer(world, u, table.channel, seed=i + 5) for i, u in enumerate((ann, bo))]
-
-        first, second = await _until(world, sims, "combat!", table)
+        await start_game(table, host, guests, len(names), modules=modules)
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i + seed) for i, u in enumerate(table.users)]
+        first, *others = await until(world, sims, "combat!", table)
         assert await first.step()
-        await world.idle(quiet=1.0, timeout=30)  # the bot has finished talking: the kill hits a quiet moment
-        table.kill_process()
-        await _start(table)
-        assert await second.step(), "the combat prompt from before the restart still works"
+        await kill_and_restart(table)
+        for sim in others:
+            assert await sim.step(), "the combat prompt from before the restart still works"
         await world.wait_for(lambda: any("Combat revealed:" in m.content for m in table.channel.messages()),
                              timeout=30, what="the combat reveal after the restart")
         reveal = next(m for m in table.channel.messages() if "Combat revealed:" in m.content).content
-        assert "Ann" in reveal and "Bo" in reveal, "the plan sealed before the restart was kept"
-        await asyncio.gather(*(s.run(timeout=600) for s in sims))
+        assert all(name in reveal for name in names), "the plan sealed before the restart was kept"
+        await asyncio.gather(*(s.run(timeout=900) for s in sims))
         assert game_over(table.channel)
     finally:
         table.kill_process()
-    check = subprocess.run([sys.executable, "-m", "bot.check", "--db", str(table.db)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=60)
-    assert check.returncode == 0, check.stdout + check.stderr
+    assert_records_replay(table)
+    return table.channel.messages()
+
+
+async def test_a_sigkill_during_a_combat_with_one_plan_in_loses_nothing(fake_discord, tmp_path):
+    await _killed_mid_combat(fake_discord, tmp_path, ["Ann", "Bo"], "invasion", seed=5)
+
+
+async def test_three_players_every_module_for_three_with_a_sigkill_mid_combat(fake_discord, tmp_path):
+    """Every module a three-player game may have: darkness, aristocrats, invasion and underworld (the fifth,
+    duo, is for one or two players only)."""
+    messages = await _killed_mid_combat(fake_discord, tmp_path, ["Ann", "Bo", "Cy"],
+                                        "darkness,aristocrats,invasion,underworld", seed=7)
+    public = " ".join(m.content for m in messages)
+    assert public.count("Combat revealed:") == 3
+    assert "Domain card rewards:" in public and "Judgement tokens are revealed" in public

@@ -91,9 +91,9 @@ def test_criminal_top_corners_spread_over_the_four_colours() -> None:
 def test_judgement_token_distribution_is_the_designed_one() -> None:
     kinds = [t["kind"] for t in K.JUDGEMENT]
     assert len(kinds) == 32
-    assert {k: kinds.count(k) for k in K.JUDGEMENT_KINDS} == {"none": 11, "pp": 14, "per_circle": 1,
+    assert {k: kinds.count(k) for k in K.JUDGEMENT_KINDS} == {"none": 5, "pp": 20, "per_circle": 1,
                                                               "per_token": 3, "discard": 3}
-    assert sum(t["value"] for t in K.JUDGEMENT if t["kind"] == "pp") == 5 + 10 + 9 + 4
+    assert sum(t["value"] for t in K.JUDGEMENT if t["kind"] == "pp") == 7 * 1 + 8 * 2 + 4 * 3 + 1 * 4
 
 
 @pytest.mark.parametrize("number", K.UNDERWORLD_LAWS, ids=["amnesty", "corruption", "thieves_guild"])

@@ -57,12 +57,12 @@ def test_criminal_play_with_its_line_on_the_lettered_level_0_places():
     assert ctl["confirm"].disabled
     assert _image(spec).height > 0
     _click(state, draft, "slot", ["0:3"])
-    _click(state, draft, "opt", ["0"])  # top line: 3 gems
+    _click(state, draft, "opt", ["0"])  # top line: 1 gem
     spec = _render(state, draft)
     assert not _controls(spec)["confirm"].disabled and "Reward gems" in spec.description
     action = _click(state, draft, "confirm")
     assert action["type"] == "play" and action["line"] == 0 and action["slot"] == "0:3"
-    assert sum(action["reward"]["gems"].values()) == 3
+    assert sum(action["reward"]["gems"].values()) == 1
     V.apply_action(state, 0, action)
     assert state["decision"]["kind"] == "judgement_return"
     assert describe_action(action) == "play #131 Fence on level 0, top line"
@@ -96,7 +96,7 @@ def test_judgement_discard_prompt_takes_that_many():
 
 def test_bribe_follow_up_offers_the_characters_the_bribes_reach_and_keeping_them():
     state = dev_game(layout={**ROW, "1:6": 6, "2:3": 4}, cards=[SMUGGLER])
-    play(state, SMUGGLER, "0:5", 1)  # middle: 3 bribes + 1 gem
+    play(state, SMUGGLER, "0:5", 2)  # bottom: 4 bribes
     decide(state, token=state["decision"]["tokens"][0])
     spec = _render(state, {})
     ctl = _controls(spec)
@@ -104,7 +104,7 @@ def test_bribe_follow_up_offers_the_characters_the_bribes_reach_and_keeping_them
     assert "keep" in ctl
     action = _click(state, {}, "pick", ["2:3"])  # Mentor on level 2: 4 gems again
     V.apply_action(state, 0, action)
-    assert ext(state)["bribes"]["held"][0] == 1
+    assert ext(state)["bribes"]["held"][0] == 2
     assert state["decision"] is None or state["decision"]["kind"] == "gems"
 
 

@@ -112,13 +112,13 @@ def test_level_1_card_with_a_criminal_under_it_is_not_free_and_a_criminal_is_nev
 def test_criminal_costs_no_gems_and_lies_on_level_0():
     state = dev_game(layout=ROW, cards=[FENCE])
     before = dict(state["players"][0]["gems"])
-    play(state, FENCE, "0:1", 0, reward={"gems": gems(red=3)})
+    play(state, FENCE, "0:1", 0, reward={"gems": gems(red=1)})  # top line: 1 gem
     entry = state["players"][0]["pyramid"]["cards"]["0:1"]
     assert entry["card"] == FENCE and P.level_of("0:1") == 0
     if state["decision"]:
         decide(state, token=state["decision"]["tokens"][0])
-    assert state["players"][0]["gems"]["red"] == before["red"] + 3
-    assert sum(state["players"][0]["gems"].values()) == sum(before.values()) + 3
+    assert state["players"][0]["gems"]["red"] == before["red"] + 1
+    assert sum(state["players"][0]["gems"].values()) == sum(before.values()) + 1
 
 
 def test_circle_gem_with_a_criminal():
@@ -184,10 +184,10 @@ def test_judgement_return_goes_back_to_the_reserve_which_is_shuffled():
 
 def test_judgement_return_must_be_one_of_the_tokens_just_taken():
     state = dev_game(layout=ROW, cards=[SMUGGLER])
-    give_tokens(state, 0, [NONE_IDS[5]])
+    give_tokens(state, 0, [NONE_IDS[-1]])
     play(state, SMUGGLER, "0:1", 0)
     with pytest.raises(IllegalAction, match="just took"):
-        decide(state, token=NONE_IDS[5])
+        decide(state, token=NONE_IDS[-1])
 
 
 def test_judgement_tokens_run_short_take_what_is_left():
@@ -225,10 +225,10 @@ def test_bribe_regain_on_each_level(level: int):
                   "2:1": 8, "2:3": 9, "2:5": 10, "2:7": 11, "3:2": 12, "3:4": 13, "3:6": 14,
                   "4:3": 15, "4:5": 16, "5:4": 4}
     state = dev_game(layout=layout, cards=[SMUGGLER])
-    ext(state)["bribes"]["held"][0] = 3  # bribes from an earlier criminal
+    ext(state)["bribes"]["held"][0] = 4  # bribes from an earlier criminal
     mentor = next(s for s, e in state["players"][0]["pyramid"]["cards"].items() if e["card"] == 4)
     assert P.level_of(mentor) == level
-    play(state, SMUGGLER, "0:3", 2)  # bottom line: 5 bribes
+    play(state, SMUGGLER, "0:3", 2)  # bottom line: 4 bribes
     decide(state, token=state["decision"]["tokens"][0])
     assert state["decision"]["kind"] == "bribe" and ext(state)["bribes"]["held"][0] == 8
     levels = {o["level"] for o in state["decision"]["options"]}
@@ -237,7 +237,7 @@ def test_bribe_regain_on_each_level(level: int):
     before = state["players"][0]["gems"]["red"]
     decide(state, slot=mentor, reward=reward)
     x = ext(state)["bribes"]
-    assert x["held"][0] == 8 - level and x["reserve"] == BRIBE_TOKENS - 5 + level
+    assert x["held"][0] == 8 - level and x["reserve"] == BRIBE_TOKENS - 4 + level
     onto = state["players"][0]["pyramid"]["cards"]["0:3"]["tokens"]
     expected = {1: [{"type": "power_points", "value": 3}], 2: [], 3: [{"type": "magic"}], 4: [{"type": "science"}] * 2,
                 5: [{"type": "power_points", "value": 3}, {"type": "magic"}]}[level]
@@ -248,7 +248,7 @@ def test_bribe_regain_on_each_level(level: int):
 
 def test_bribe_tokens_can_be_kept_for_later():
     state = dev_game(layout=_regain_layout(2), cards=[SMUGGLER])
-    play(state, SMUGGLER, "0:3", 0)  # top line: 2 bribes
+    play(state, SMUGGLER, "0:3", 1)  # middle line: 2 bribes
     decide(state, token=state["decision"]["tokens"][0])
     assert state["decision"]["kind"] == "bribe"
     decide(state, slot=None)
@@ -257,7 +257,7 @@ def test_bribe_tokens_can_be_kept_for_later():
 
 def test_bribe_needs_a_character_on_a_level_the_bribes_reach():
     state = dev_game(layout=_regain_layout(3), cards=[SMUGGLER])
-    play(state, SMUGGLER, "0:3", 0)  # 2 bribes: levels 1 and 2 only
+    play(state, SMUGGLER, "0:3", 1)  # middle line, 2 bribes: levels 1 and 2 only
     decide(state, token=state["decision"]["tokens"][0])
     assert {o["level"] for o in state["decision"]["options"]} == {1, 2}
     three = next(s for s in state["players"][0]["pyramid"]["cards"] if P.level_of(s) == 3)
@@ -283,12 +283,12 @@ def test_discard_judgement_tokens_may_return_the_ones_just_taken():
     pp4 = kind_ids("pp", value=4)[0]
     pp3 = kind_ids("pp", value=3)
     stack_reserve(state, [pp4, pp3[0], pp3[1], NONE_IDS[0]])
-    play(state, INFORMER, "0:1", 2, reward={})  # bottom: 4 tokens, then discard 2 + 5 PP
+    play(state, INFORMER, "0:1", 2, reward={})  # bottom: 4 tokens, then discard 2 + 1 PP
     decide(state, token=pp4)
     assert state["decision"]["kind"] == "judgement_discard" and state["decision"]["count"] == 2
     decide(state, tokens=pp3[:2])
     assert sorted(ext(state)["held"][0]) == sorted([kind_ids("pp", value=1)[0], NONE_IDS[0]])
-    assert state["players"][0]["pyramid"]["cards"]["0:1"]["tokens"] == [{"type": "power_points", "value": 5}]
+    assert state["players"][0]["pyramid"]["cards"]["0:1"]["tokens"] == [{"type": "power_points", "value": 1}]
 
 
 def test_discard_judgement_must_name_that_many_tokens():
@@ -593,10 +593,10 @@ def test_law_corruption_gives_three_bribes_and_a_regained_reward_lies_on_the_law
     assert ext(state)["bribes"]["held"][0] == 2
 
 
-def test_law_thieves_guild_scores_3_pp_per_criminal():
+def test_law_thieves_guild_scores_2_pp_per_criminal():
     state = dev_game(layout={**ROW, "1:6": 6, "0:1": SMUGGLER, "0:3": FENCE, "2:1": GUILD})
     laws = _score(state)["details"]["laws"]
-    assert [d["points"] for d in laws if d["card"] == GUILD] == [6]
+    assert [d["points"] for d in laws if d["card"] == GUILD] == [4]
 
 
 # ------------------------------------------------------------------------------------------- whole games
@@ -647,6 +647,11 @@ def test_with_invasion_the_criminal_return_comes_before_the_combat():
             seen.append((state["turn"], state["phase"]))
         seat = min(s for s, p in GAME.pending(state).items() if p.waiting)
         apply_action(state, seat, choose_action(state, seat, rng))
+    both = 0
     for turn in (3, 7, 11):
         phases = [ph for t, ph in seen if t == turn]
-        assert phases.index("underworld") < phases.index("combat"), phases
+        assert "combat" in phases, phases
+        if "underworld" in phases:  # skipped in a turn where nobody holds a criminal to return
+            both += 1
+            assert phases.index("underworld") < phases.index("combat"), phases
+    assert both

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import functools
-from functools import lru_cache
-from importlib import resources
 
+from bot.i18n import reader
+from bot.ui import rulesbook
 from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
 from bot.ui.texts import fill_names, timestamp
@@ -29,32 +29,23 @@ BOT_HELP = """**Playing Pyramido with this bot**
   `abandon`. When your time runs out the bot plays a safe move for you."""
 
 
-@lru_cache(maxsize=1)
-def _sections() -> dict[str, str]:
-    text = resources.files("data.pyramido").joinpath("rules.md").read_text(encoding="utf-8")
-    sections: dict[str, str] = {}
-    title, body = "overview", []
-    for line in text.splitlines():
-        if line.startswith("## "):
-            sections[title] = "\n".join(body).strip()
-            title, body = line[3:].strip().lower(), [f"**{line[3:].strip()}**"]
-        elif not line.startswith("# "):
-            body.append(line)
-    sections[title] = "\n".join(body).strip()
-    return sections
+RULES_PAGE = "data.pyramido"
+RULING_WORDS = ("Ruling", "Tolkning")  # how a ruling is marked on the page, in each language
 
 
-def rules_text(topic: str) -> str:
-    """The rules on a topic: a heading of data/pyramido/rules.md containing the word, or the bot's help."""
+def rules_text(topic: str, locale: str | None = None) -> str:
+    """The rules on a topic: a heading of data/pyramido/rules.md containing the word, or the bot's help, in
+    ``locale`` (None: the reader's; a section not yet translated is in English)."""
     topic = (topic or "overview").lower().strip()
+    found = rulesbook.find(RULES_PAGE, topic, locale)
+    if found:
+        return found
     if topic == "bot":
         return BOT_HELP
-    sections = _sections()
-    for title, body in sections.items():
-        if topic in title and body:
-            return body
+    sections = rulesbook.sections(RULES_PAGE, locale or reader()[0])
     if topic == "rulings":
-        return "\n".join(line for body in sections.values() for line in body.splitlines() if "Ruling" in line)
+        return "\n".join(line for body in sections.values() for line in body.splitlines()
+                         if any(word in line for word in RULING_WORDS))
     return "No rules page on that topic. Topics: " + ", ".join(t for t in sections if t) + ", rulings, bot."
 
 

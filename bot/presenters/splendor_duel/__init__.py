@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from importlib import resources
 
+from bot.ui import rulesbook
 from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
 from bot.ui.texts import fill_names, timestamp
@@ -30,32 +30,20 @@ BOT_HELP = """**Playing Splendor Duel with this bot**
 • `/splendorduel status`, `/splendorduel show`, `/splendorduel log`, `/splendorduel rules <topic>`."""
 
 
-@functools.lru_cache(maxsize=1)
-def _sections() -> dict[str, str]:
-    text = resources.files("data.splendor_duel").joinpath("rules.md").read_text(encoding="utf-8")
-    sections: dict[str, str] = {}
-    title, body = "overview", []
-    for line in text.splitlines():
-        if line.startswith("## "):
-            sections[title] = "\n".join(body).strip()
-            title, body = line[3:].strip().lower(), [f"**{line[3:].strip()}**"]
-        elif not line.startswith("# "):
-            body.append(line)
-    sections[title] = "\n".join(body).strip()
-    sections.pop("coverage (for developers)", None)
-    return sections
+RULES_PAGE = "data.splendor_duel"
+NOT_FOR_PLAYERS = ("coverage (for developers)",)
 
 
-def rules_text(topic: str) -> str:
-    """The rules page section whose heading contains the topic word (or the overview)."""
+def rules_text(topic: str, locale: str | None = None) -> str:
+    """The rules page section whose heading contains the topic word (or the overview), in ``locale`` (None: the
+    reader's; a section not yet translated is in English)."""
     topic = (topic or "overview").lower().strip()
+    found = rulesbook.find(RULES_PAGE, topic, locale, NOT_FOR_PLAYERS)
+    if found:
+        return found
     if topic == "bot":
         return BOT_HELP
-    sections = _sections()
-    for title, body in sections.items():
-        if topic in title and body:
-            return body
-    return "No rules section on that topic. Topics: " + ", ".join(sections) + ", bot."
+    return "No rules section on that topic. Topics: " + ", ".join(rulesbook.sections(RULES_PAGE, skip=NOT_FOR_PLAYERS)) + ", bot."
 
 
 class SplendorDuelPresenter(BasePresenter):

@@ -27,10 +27,10 @@ def judgement_line(me: dict) -> str:
     tokens = me.get("judgement_tokens")
     parts = []
     if tokens is not None:
-        parts.append("your judgement tokens: " + (", ".join(token_text(t["id"]) for t in tokens) or "none"))
+        parts.append("Your judgement tokens: " + (", ".join(token_text(t["id"]) for t in tokens) or "none"))
     if me.get("bribes") is not None:
-        parts.append(f"bribe tokens: {me['bribes']}")
-    return ("*" + " · ".join(parts).capitalize() + "*") if parts else ""
+        parts.append(f"{'Bribe' if not parts else 'bribe'} tokens: {me['bribes']}")
+    return "\n".join(f"*{part}*" for part in parts)  # a line each, so that each is translated whole
 
 
 def _base(ctx: SeatCtx, title: str) -> tuple[MessageSpec, list[str]]:
@@ -303,7 +303,7 @@ class JudgementKind(BasePromptKind):
         spec, lines = _base(ctx, "The judgement")
         texts = dict(ctx.choices.get("texts") or {})
         lines.append("Your judgement tokens are revealed. Each **discard** token takes one of the tokens it shows "
-                     "from your pyramid (if you have one): " + ", ".join(texts.values()) + ". Choose the outcome.")
+                     "from your pyramid or your combat card (if you have one): " + ", ".join(texts.values()) + ". Choose the outcome.")
         plans_ = list(ctx.choices.get("plans") or [])
         spec.rows.append([ctx.select("pick", "Outcome", [Option(cut(p["text"]), str(i)) for i, p in
                                                          enumerate(plans_)])])

@@ -67,6 +67,23 @@ def _check_named(file: str, where: str, card: dict) -> None:
         raise _fail(file, where, "name", "is missing")
 
 
+def numbered_cards(file: str, raw: dict, field: str, numbers: tuple[int, ...], noun: str,
+                   order: str) -> list[tuple[int, dict, str]]:
+    """The cards a file lists under ``field``, checked as a list of ``numbers`` in order, each an object with
+    its number, name and marking: (number, card, where) for the checks of the card's own fields."""
+    cards = raw.get(field)
+    if not isinstance(cards, list) or len(cards) != len(numbers):
+        raise CardDataError(f"darkness/{file}: field '{field}' must list {len(numbers)} {noun}s")
+    out = []
+    for number, card in zip(numbers, cards, strict=True):
+        if not isinstance(card, dict):
+            raise CardDataError(f"darkness/{file}: each {noun} must be an object")
+        where = f"{noun} #{card.get('number', '?')} ({card.get('name', 'unnamed')})"
+        _check_card(file, where, card, number, order)
+        out.append((number, card, where))
+    return out
+
+
 def _check_card(file: str, where: str, card: dict, number: int, order: str = "") -> None:
     """A card's number, name and marking (every designed card carries all three)."""
     if card.get("number") != number:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import cards as C
 from ..cards import CardDataError
-from .carddata import REWARD_TYPES, _check_law, _check_marked, _check_named, _check_reward, _fail, _read
+from .carddata import REWARD_TYPES, _check_law, _check_reward, _fail, _read, numbered_cards
 
 FILE = "criminals.json"
 CRIMINALS = tuple(range(130, 154))
@@ -70,17 +70,8 @@ def validate(raw: Any) -> None:
     if not isinstance(raw, dict) or raw.get("designed_by_project") is not True or not raw.get("note"):
         raise CardDataError(f"darkness/{FILE}: the file must say it is designed by this project "
                             "(fields 'designed_by_project' and 'note')")
-    crims = raw.get("criminals")
-    if not isinstance(crims, list) or len(crims) != len(CRIMINALS):
-        raise CardDataError(f"darkness/{FILE}: field 'criminals' must list {len(CRIMINALS)} criminals")
-    for number, card in zip(CRIMINALS, crims, strict=True):
-        if not isinstance(card, dict):
-            raise CardDataError(f"darkness/{FILE}: each criminal must be an object")
-        where = f"criminal #{card.get('number', '?')} ({card.get('name', 'unnamed')})"
-        if card.get("number") != number:
-            raise _fail(FILE, where, "number", f"must be {number} (criminals are numbered 130-153 in order)")
-        _check_named(FILE, where, card)
-        _check_marked(FILE, where, card)
+    for _number, card, where in numbered_cards(FILE, raw, "criminals", CRIMINALS, "criminal",
+                                               " (criminals are numbered 130-153 in order)"):
         if card.get("placed_on") != 0:
             raise _fail(FILE, where, "placed_on", "must be 0 (criminals lie on level 0, under the first row)")
         sections = card.get("sections")

@@ -12,7 +12,16 @@ from typing import Any
 
 from .. import cards as C
 from ..cards import CardDataError
-from .carddata import DIAMONDS, _check_law, _check_marked, _check_named, _check_reward, _fail, _read
+from .carddata import (
+    DIAMONDS,
+    _check_law,
+    _check_marked,
+    _check_named,
+    _check_reward,
+    _fail,
+    _read,
+    numbered_cards,
+)
 
 FILE = "monsters.json"
 MONSTERS = tuple(range(201, 223))
@@ -39,17 +48,8 @@ def validate(raw: Any) -> None:
         raise CardDataError(f"darkness/{FILE}: field 'combat_card' must describe the 4 combat cards")
     _check_named(FILE, "the combat card", card)
     _check_marked(FILE, "the combat card", card)
-    monsters = raw.get("monsters")
-    if not isinstance(monsters, list) or len(monsters) != len(MONSTERS):
-        raise CardDataError(f"darkness/{FILE}: field 'monsters' must list {len(MONSTERS)} monsters")
-    for number, monster in zip(MONSTERS, monsters, strict=True):
-        if not isinstance(monster, dict):
-            raise CardDataError(f"darkness/{FILE}: each monster must be an object")
-        where = f"monster #{monster.get('number', '?')} ({monster.get('name', 'unnamed')})"
-        if monster.get("number") != number:
-            raise _fail(FILE, where, "number", f"must be {number} (monsters are numbered 201-222 in order)")
-        _check_named(FILE, where, monster)
-        _check_marked(FILE, where, monster)
+    for number, monster, where in numbered_cards(FILE, raw, "monsters", MONSTERS, "monster",
+                                                 " (monsters are numbered 201-222 in order)"):
         tier = next(t for t, numbers in TIERS.items() if number in numbers)
         if monster.get("tier") != tier:
             raise _fail(FILE, where, "tier", f"must be {tier} (201-206 are tier 1, 207-216 tier 2, 217-222 tier 3)")

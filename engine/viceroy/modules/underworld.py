@@ -42,7 +42,7 @@ from ..errors import IllegalAction
 from ..rewards import circle_gem, reward_choice, reward_items
 from ..rules import DONE, Decision, Law, Phase, Ruleset, Scorer, zone_tokens
 from ..scoring import ScoreContext
-from ..state import ask, ev, int_arg, p, push, rng, slot_arg
+from ..state import ask, ev, int_arg, new_entry, p, push, rng, slot_arg
 from . import common
 from .criminals import (
     BRIBE_TOKENS,
@@ -62,7 +62,6 @@ from .criminals import (
 NAME = "underworld"
 LINE_NAMES = ("top", "middle", "bottom")
 AMNESTY, CORRUPTION, GUILD = UNDERWORLD_LAWS
-GUILD_PP = 3
 
 
 def _ext(state: dict) -> dict:
@@ -858,6 +857,27 @@ def _wrap_ai_development(inner):  # noqa: ANN001, ANN202
     return choose
 
 
+def _slot_value(pyramid: dict, number: int, slot: str) -> tuple[int, str]:
+    """A place for a criminal: one where it completes a single-colour circle first (its gem, its points)."""
+    trial = dict(pyramid, cards={**pyramid["cards"], slot: new_entry(number, slot)})
+    return (-sum(1 for c in P.circles_closed_by(trial, slot) if c["single"]), slot)
+
+
+def search_candidates(state: dict, seat: int, rng_: random.Random) -> list[dict]:
+    """The search AI's criminal plays: every criminal in hand on its best two places, each of its three
+    lines (the line's judgement tokens are what the play-outs weigh against its reward)."""
+    player = state["players"][seat]
+    out = []
+    for number in sorted(criminals_in_hand(player)):
+        slots = sorted(P.legal_slots(player["pyramid"], number), key=lambda s: _slot_value(player["pyramid"], number, s))
+        for slot in slots[:2]:
+            for line in range(3):
+                items = lines(number)[line]["reward"]
+                out.append({"type": "play", "card": number, "slot": slot, "line": line,
+                            "reward": reward_choice(state, number, 0, items)})
+    return out
+
+
 def ai_bribe(state: dict, seat: int, rng_: random.Random) -> dict:
     from ..ai import _reward_score
 
@@ -972,6 +992,7 @@ class Underworld:
         rules.ai[NAME] = ai_return
         rules.ai["bribe"] = ai_bribe
         rules.ai["relocate"] = ai_relocate
+        rules.search_candidates["development"] = search_candidates
         rules.prompt_choices["development"] = _wrap_development_choices("development")
         rules.prompt_choices["replan"] = _wrap_development_choices("replan")
         rules.prompt_choices[NAME] = lambda state, seat, prompt: {
