@@ -101,6 +101,10 @@ class Scheduler:
                 except Exception:  # announcing failed; the game state is already committed
                     log.exception("scheduler callback failed for timer %s", timer_id)
 
+    async def _sleep_until(self, when: float) -> None:
+        while (left := when - self.clock.now()) > 0:
+            await self.clock.sleep(left)
+
     async def _loop(self) -> None:
         while not self._stopping:
             self._wake.clear()  # before reading, so a change made meanwhile still wakes us
@@ -112,8 +116,10 @@ class Scheduler:
                 nxt = None
             if self._stopping:
                 return
-            delay = self.poll_interval if nxt is None else min(self.poll_interval, max(0.0, nxt - self.clock.now()))
-            sleeper = asyncio.create_task(self.clock.sleep(delay))
+            # An absolute wake time, read again when the sleeper starts: the clock may move between this
+            # line and the task's first step, and a relative delay would then oversleep the next deadline.
+            until = self.clock.now() + self.poll_interval if nxt is None else min(self.clock.now() + self.poll_interval, nxt)
+            sleeper = asyncio.create_task(self._sleep_until(until))
             waker = asyncio.create_task(self._wake.wait())
             try:
                 await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)

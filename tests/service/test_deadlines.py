@@ -185,3 +185,14 @@ async def test_timeout_of_decision(service, clock):
     clock.advance(HOUR)
     out = [o for o in await sched.run_due() if isinstance(o, ActionResult)]
     assert out[0].timed_out == deciders and out[0].applied[0].action == {"type": "decide", "take": "points"}
+
+
+async def test_the_loop_sleeps_to_a_deadline_even_if_the_clock_moves_before_its_sleeper_starts(service, clock):
+    """The wake time is absolute: a clock advanced between planning the sleep and the sleeper's first step
+    (a test's advance, a busy loop) must not push the deadline further away."""
+    sched = Scheduler(service, Collector(), clock=clock)
+    when = clock.now() + 300
+    sleeper = asyncio.create_task(sched._sleep_until(when))
+    clock.advance(300)  # before the sleeper ran at all
+    await asyncio.wait_for(sleeper, timeout=5)
+    assert clock.now() >= when
