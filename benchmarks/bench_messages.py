@@ -23,10 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import GameMasterBot  # noqa: E402
-from bot.autoplay import SimulatedPlayer  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.localdiscord import FakeDiscord, close_client, connect_client, restore_discord_py  # noqa: E402
+from benchmarks.fake_game import play_game  # noqa: E402
 from bot.localdiscord.tally import tally  # noqa: E402
 
 TARGET_TAPS = 5
@@ -36,35 +33,9 @@ TARGET_MB = 8.0
 
 
 async def play_one(seed: int, tmp: Path) -> dict:
-    world = FakeDiscord()
-    await world.start()
-    guild = world.add_guild("Messages")
-    channel = world.add_text_channel(guild, "viceroy")
-    users = [world.add_user(name, guild) for name in ("Ann", "Bo")]
-    settings = Settings(token=world.token, db_path=tmp / f"messages-{seed}.db", dev_guild_id=guild.id,
-                        sync_global=False, default_time_limit=None, log_level="WARNING", demo_dir=tmp,
-                        fake_discord=f"{world.host}:{world.port}")
-    bot = GameMasterBot(settings, poll_interval=1.0)
-    task = await connect_client(world, bot)
-    try:
-        await world.wait_for(lambda: bool(world.commands(guild)), timeout=30, what="command sync")
-        rec = await users[0].slash(channel, "viceroy new", seats=2, timeout=30)
-        await world.idle()
-        await users[1].click(rec.reply, label="Join", timeout=30)
-        await world.idle()
-        since, uploads = world.snowflake(), len(world.uploads)
-        await users[0].click(rec.reply, label="Start", timeout=30)
-        await world.idle()
-        players = [SimulatedPlayer(world, u, channel, seed=seed * 10 + i) for i, u in enumerate(users)]
-        await asyncio.gather(*(p.run(timeout=1200) for p in players))
-        await world.idle(timeout=60)
-        await bot.drain()
-        await world.idle(timeout=60)
-    finally:
-        await close_client(bot, task, world)
-        await world.stop()
-        restore_discord_py()
-    t = tally(world, channel, users, since=since, uploads_since=uploads)
+    game = await play_game(["Ann", "Bo"], seed, tmp, label="messages")
+    users = game.users
+    t = tally(game.world, game.channel, users, since=game.since, uploads_since=game.first_upload)
     return {
         "turns": len(t.turns),
         "taps": t.median_taps(users),
@@ -74,7 +45,7 @@ async def play_one(seed: int, tmp: Path) -> dict:
         "posts": t.max_posts(),
         "posts_mean": statistics.mean(t.posts[x] for x in t.turns),
         "mb": t.uploaded / 1e6,
-        "refused": len(world.violations),
+        "refused": len(game.world.violations),
     }
 
 

@@ -15,67 +15,27 @@ import asyncio
 import statistics
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import ViceroyBot  # noqa: E402
-from bot.autoplay import SimulatedPlayer  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.localdiscord import FakeDiscord, close_client, connect_client, restore_discord_py  # noqa: E402
+from benchmarks.fake_game import play_game  # noqa: E402
 
 TARGET_REQUESTS_PER_DECISION = 5.0
 TARGET_MB_PER_GAME = 15.0
 
 
-async def _drain(bot: ViceroyBot) -> None:
-    for owner in (getattr(bot, "announcer", None), bot.get_cog("Viceroy"), bot.get_cog("Table")):
-        drain = getattr(owner, "drain", None)
-        if drain is not None:
-            await drain()
-
-
 async def play_one(seed: int, tmp: Path) -> dict:
-    world = FakeDiscord()
-    await world.start()
-    guild = world.add_guild("Traffic")
-    channel = world.add_text_channel(guild, "viceroy")
-    users = [world.add_user(name, guild) for name in ("Ann", "Bo", "Cy", "Di")]
-    settings = Settings(token=world.token, db_path=tmp / f"traffic-{seed}.db", dev_guild_id=guild.id,
-                        sync_global=False, default_time_limit=None, log_level="WARNING", demo_dir=tmp,
-                        fake_discord=f"{world.host}:{world.port}")
-    bot = ViceroyBot(settings, poll_interval=1.0)
-    task = await connect_client(world, bot)
-    try:
-        await world.wait_for(lambda: bool(world.commands(guild)), timeout=30, what="command sync")
-        rec = await users[0].slash(channel, "viceroy new", seats=4, timeout=30)
-        await world.idle()
-        for user in users[1:]:
-            await user.click(rec.reply, label="Join", timeout=30)
-            await world.idle()
-        first_request, first_upload = len(world.requests), len(world.uploads)
-        started = time.monotonic()
-        await users[0].click(rec.reply, label="Start", timeout=30)
-        await world.idle()
-        players = [SimulatedPlayer(world, u, channel, seed=seed * 10 + i) for i, u in enumerate(users)]
-        await asyncio.gather(*(p.run(timeout=1200) for p in players))
-        await world.idle(timeout=60)
-        await _drain(bot)
-        await world.idle(timeout=60)
-        elapsed = time.monotonic() - started
-    finally:
-        await close_client(bot, task, world)
-        await world.stop()
-        restore_discord_py()
-    requests = world.requests[first_request:]
-    uploads = world.uploads[first_upload:]
+    game = await play_game(["Ann", "Bo", "Cy", "Di"], seed, tmp, label="traffic")
+    world = game.world
+    requests = world.requests[game.first_request:]
+    uploads = world.uploads[game.first_upload:]
     mb_by_file: Counter[str] = Counter()
     for name, size in uploads:
         mb_by_file[name] += size / 1e6
-    decisions = sum(p.decisions for p in players)
+    decisions = game.decisions
     return {
         "decisions": decisions,
         "requests": len(requests),
@@ -86,7 +46,7 @@ async def play_one(seed: int, tmp: Path) -> dict:
         "by_file": Counter(name for name, _ in uploads),
         "mb_by_file": mb_by_file,
         "violations": len(world.violations),
-        "seconds": elapsed,
+        "seconds": game.seconds,
     }
 
 

@@ -49,7 +49,7 @@ from bot.ui.texts import (
 )
 from engine.api import GameType, Outcome
 
-from .discord_ui import localize_kwargs, message_kwargs, refile, shown_picture
+from .discord_ui import digest, localize_kwargs, merge_kwargs, message_kwargs, refile, shown_picture
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
@@ -58,12 +58,30 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
 CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+# The channel ping that stands in for a prompt that could not be sent by DM, by why (classify_dm_failure);
+# closed DMs use bot.ui.texts.ping_text, and the first time add how to open them.
+DM_PINGS = {
+    "no_guild": "<@{u}>, {g} game #{n} is waiting for {what}: press **My screen** (I cannot DM you while we share "
+                "no server).",
+    "refused": "<@{u}>, {g} game #{n} is waiting for {what}: press **My screen** (your direct message could not "
+               "be delivered).",
+}
+HOW_TO_OPEN_DMS = "To get your prompts by DM, allow direct messages from server members (Server menu → Privacy Settings)."
 # Catch-up after a restart paces its repairs to this many Discord requests per second: half of Discord's
 # global 50/s, so the players' live games keep the other half.
 CATCH_UP_RATE = 25.0
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a deleted channel
 GONE = "gone"  # message record: the players were told that their game's channel is gone
 RETRY_DELAYS = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before delivering a game's outbox again after a failure
+TABLE_EDIT_PAUSE = 1.0  # seconds a table message's edit waits for more results of its game (see table_step)
+# Why a DM could not be delivered (classify_dm_failure), from Discord's error codes.
+DMS_CLOSED = "closed"  # 50007: the player does not accept DMs from server members (remembered for them)
+NO_MUTUAL_GUILD = "no_guild"  # 50278: the player shares no server with the bot any more
+LATER = "later"  # a time-out, 5xx, 429 or 40003 "opening DMs too fast": it may pass, so it is tried again
+REFUSED = "refused"  # anything else (e.g. 50001 missing access): not tried again for this message
+CANNOT_SEND_TO_USER = 50007
+NO_MUTUAL_GUILDS = 50278
+OPENING_DMS_TOO_FAST = 40003
 # Discord returns the first message for a repeated nonce only for "a few minutes". An announcement older
 # than this may have had a part shown by a process that died before recording it, and a nonce may no longer
 # protect it: the channel (or DM) is searched for that part before it is sent.
@@ -73,6 +91,20 @@ HISTORY_SEARCHED = 100  # recent messages searched for such a part
 
 class Transient(Exception):
     """A Discord request failed in a way that may pass (time-out, server error): deliver again later."""
+
+
+def classify_dm_failure(exc: BaseException) -> str:
+    """Why a DM failed: DMS_CLOSED, NO_MUTUAL_GUILD, LATER (worth another try) or REFUSED. Only closed DMs
+    say anything about the player; the others must never mark them as unreachable."""
+    if isinstance(exc, discord.HTTPException):
+        if exc.code == CANNOT_SEND_TO_USER:
+            return DMS_CLOSED
+        if exc.code == NO_MUTUAL_GUILDS:
+            return NO_MUTUAL_GUILD
+        if exc.code == OPENING_DMS_TOO_FAST or exc.status == 429 or exc.status >= 500:
+            return LATER
+        return REFUSED
+    return LATER  # the connection itself failed (OSError, aiohttp.ClientError, a time-out)
 
 
 def nonce(*parts: Any) -> str:
@@ -127,13 +159,30 @@ class Announcer:
         # Table message id -> the file its picture is: an edit naming it keeps the picture without uploading
         # it again (in memory: after a restart the first edit uploads it once).
         self._pictures: dict[int, discord.Attachment] = Recent(2000)
+        # Message id -> fingerprint (discord_ui.digest) of the picture its first embed shows: an edit that draws
+        # the same bytes again keeps the file instead of uploading it (in memory, like _pictures).
+        self.picture_digests: dict[int, str | None] = Recent(5000)
         # DM channel id -> its player, so that edits of a DM read in that player's language.
         self._dm_user: dict[int, int] = Recent(5000)
+        # Prompt message ids whose click's answer closed them (no controls left): not edited to closed again.
+        self._closed_by_reply: dict[int, bool] = Recent(5000)
+        # Game id -> newest version waiting for the messages lane: an older result behind it leaves the
+        # messages to it (a burst of clicks is brought in line once).
+        self._queued: dict[int, int] = Recent(2000)
+        # Game id -> newest version whose table message was shown (or is waiting to be): an older result
+        # never takes the table back to an earlier state.
+        self._tables: dict[int, int] = Recent(2000)
+        self._table_locks = KeyedLocks()  # the table message is posted or edited by one lane at a time
+        self._table_queue: dict[int, int] = Recent(2000)  # game id -> newest version waiting for the lines lane
+        self._table_edits: dict[int, ActionResult] = {}  # game id -> the newest result a table edit waits to show
+        self._table_editing: set[int] = set()  # games with a table edit waiting (see table_step)
         # Prompts, screens and the table message are kept in line in their own lane per game, so a slow
         # channel message never holds up anyone's next prompt (and the other way round).
         self._sync_locks = KeyedLocks()
         self._retries: dict[int, asyncio.Task] = {}  # game id -> a scheduled redelivery of its outbox
         self._failures: dict[int, int] = {}
+        self._resyncs: dict[int, asyncio.Task] = {}  # game id -> a scheduled second try of its prompts
+        self._resync_failures: dict[int, int] = {}
         self.requests = 0  # Discord requests made (catch-up paces itself on them)
         self.gone: set[int] = set()  # channels Discord said are deleted (their games go on by DM)
         self.batches = 0  # announcement batches carried out (benchmarks count state reads per batch)
@@ -168,9 +217,10 @@ class Announcer:
 
     def stop(self) -> None:
         """Drop the scheduled redeliveries (shutdown: the outbox keeps them for the next start)."""
-        for task in self._retries.values():
+        for task in [*self._retries.values(), *self._resyncs.values()]:
             task.cancel()
         self._retries.clear()
+        self._resyncs.clear()
 
     # ---------------------------------------------------------------- requests
 
@@ -212,9 +262,13 @@ class Announcer:
             return DEFAULT_LOCALE
 
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
-        """Send a DM; None when the user's DMs are closed (remembered, never retried in a loop)."""
+        """Send a DM; None when it could not be delivered (closed DMs are remembered, never retried in a loop)."""
+        return (await self.send_dm(user_id, **kwargs))[0]
+
+    async def send_dm(self, user_id: int, **kwargs: Any) -> tuple[discord.Message | None, str | None]:
+        """Send a DM: (the message, None), or (None, why it failed: see classify_dm_failure)."""
         kwargs = localize_kwargs(kwargs, await self._language(user_id=user_id))
-        fresh = refile(kwargs.pop("file", None))
+        fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
             channel = await self.client.create_dm(discord.Object(user_id))
@@ -222,17 +276,18 @@ class Announcer:
             return await channel.send(**kwargs, **fresh())
 
         try:
-            return await self.patient(send, f"DM to {user_id}")
-        except discord.Forbidden:
-            await self.service.set_dm_status(user_id, "closed")
-            return None
-        except discord.HTTPException:
-            log.warning("DM to %s failed", user_id)
-            return None
+            return await self.patient(send, f"DM to {user_id}"), None
+        except (discord.HTTPException, OSError, TimeoutError, aiohttp.ClientError) as exc:
+            why = classify_dm_failure(exc)
+            if why == DMS_CLOSED:
+                await self.service.set_dm_status(user_id, "closed")
+            else:
+                log.warning("DM to %s failed (%s): %s", user_id, why, exc)
+            return None, why
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
         kwargs = localize_kwargs(kwargs, await self._language(channel_id))
-        fresh = refile(kwargs.pop("file", None))
+        fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
             return await self.client.get_partial_messageable(channel_id).send(**kwargs, **fresh())
@@ -250,7 +305,7 @@ class Announcer:
         """Create a message in a channel (or a user's DM) at most once per `nonce`. None: it can never be
         shown there (channel gone, no access, DMs closed); raises Transient when a later try may succeed."""
         kwargs = localize_kwargs(kwargs, await self._language(channel_id, user_id))
-        fresh = refile(kwargs.pop("file", None))
+        fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
             if user_id is not None:
@@ -263,18 +318,24 @@ class Announcer:
         what = f"DM to {user_id}" if user_id is not None else f"message in channel {channel_id}"
         try:
             return await self.patient(send, what)
-        except discord.Forbidden:
-            if user_id is not None:
-                await self.service.set_dm_status(user_id, "closed")
-            else:
-                log.warning("no access to channel %s", channel_id)
-            return None
-        except discord.NotFound as exc:
-            log.warning("%s: the channel (or the message of nonce %s) is gone", what, nonce)
-            if user_id is None and exc.code == UNKNOWN_CHANNEL:
-                self.gone.add(channel_id or 0)
-            return None
         except discord.HTTPException as exc:
+            if user_id is not None:  # a DM: classified, and only closed DMs are remembered for the player
+                why = classify_dm_failure(exc)
+                if why == LATER:
+                    raise Transient(f"{what}: {exc}") from exc
+                if why == DMS_CLOSED:
+                    await self.service.set_dm_status(user_id, "closed")
+                else:
+                    log.warning("%s refused (%s): %s", what, why, exc)
+                return None
+            if isinstance(exc, discord.Forbidden):
+                log.warning("no access to channel %s", channel_id)
+                return None
+            if isinstance(exc, discord.NotFound):
+                log.warning("%s: the channel (or the message of nonce %s) is gone", what, nonce)
+                if exc.code == UNKNOWN_CHANNEL:
+                    self.gone.add(channel_id or 0)
+                return None
             if exc.status >= 500 or exc.status == 429:
                 raise Transient(f"{what}: {exc}") from exc
             log.warning("%s refused: %s", what, exc)
@@ -302,6 +363,10 @@ class Announcer:
             return await self.patient(make, f"edit of message {message_id}")
         except discord.HTTPException:
             return None
+
+    def closed_by_reply(self, message_id: int) -> None:
+        """The answer to a click on this prompt replaces it with no controls: the sync need not close it."""
+        self._closed_by_reply[message_id] = True
 
     def remember_picture(self, msg: discord.Message | None) -> None:
         """Remember which file a table message's picture is (see _edit_table)."""
@@ -334,12 +399,22 @@ class Announcer:
         await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
 
     async def _lines_lane(self, result: ActionResult) -> None:
-        async with self.lock(result.game_id):
+        """The outbox, then the table message (a new one goes out with the commit's lines)."""
+        game_id = result.game_id
+        showing = result.public_view is not None and not result.finished and result.status == "active"
+        # Every newer result (the end too) supersedes the table of the older ones still waiting.
+        self._table_queue[game_id] = max(self._table_queue.get(game_id, -1), result.version)
+        async with self.lock(game_id):
             self.batches += 1
             try:
-                await self.deliver(result.game_id, result)
+                await self.deliver(game_id, result)
             except Exception:
-                log.exception("announcing for game %s failed", result.game_id)
+                log.exception("announcing for game %s failed", game_id)
+            if showing:
+                try:
+                    await self.table_step(result)
+                except Exception:
+                    log.exception("bringing the table message of game %s up to date failed", game_id)
 
     def where(self, guild_id: int | None, channel_id: int) -> str:
         """Where a game is played, for a message read in DMs: the server's name and the channel."""
@@ -349,9 +424,14 @@ class Announcer:
     async def _messages_lane(self, result: ActionResult) -> None:
         if result.finished or result.status != "active":
             return
-        async with self.sync_lock(result.game_id):
+        game_id = result.game_id
+        self._queued[game_id] = max(self._queued.get(game_id, -1), result.version)
+        async with self.sync_lock(game_id):
+            if self._queued.get(game_id, -1) > result.version:
+                return  # a newer result of this game waits for the lane: it brings every message in line
             try:
-                if result.public_view is None:
+                refreshed = result.public_view is None
+                if refreshed:
                     # A stored (duplicate) result carries no views: one read of the game as it is now.
                     fresh = await self.service.table_state(result.game_id)
                     fresh.public, fresh.private, fresh.timed_out = [], {}, []
@@ -360,7 +440,8 @@ class Announcer:
                         return
                 if self._synced.get(result.game_id, -1) > result.version:
                     return  # a later result was shown first: its views are the newer ones
-                await self.sync_messages(result)
+                # The table message of an announcement's own views is the lines lane's (see _lines_lane).
+                await self.sync_messages(result, table=refreshed)
             except Exception:
                 log.exception("bringing the messages of game %s up to date failed", result.game_id)
 
@@ -432,12 +513,19 @@ class Announcer:
                         sent[f"c{i}"] = shown
                         continue
                     searching = shown is None
-                if picture is not None and i == len(chunks) - 1:
+                last = i == len(chunks) - 1
+                if last and live is not None and live.version == row.version and not p["finished"] \
+                        and await self._lines_with_table(row, live, presenter, i, chunk, picture, sent):
+                    continue
+                if picture is not None and last:
                     kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
                 else:
                     kwargs = {"content": chunk}
-                msg = await self.post(p["channel"], nonce=nonce(row.game_id, row.version, i), **kwargs)
+                msg = await self.post(p["channel"], nonce=nonce(row.game_id, row.version, i), silent=True, **kwargs)
                 sent[f"c{i}"] = msg.id if msg is not None else 0
+                if last and "t" in sent and msg is not None and msg.components:
+                    # A redelivery after a crash: Discord returned the table message this chunk went out in.
+                    await self._adopt_table(row.game_id, msg, sent["t"])
             if p["channel"] in self.gone:
                 await self._tell_channel_gone(row.game_id, presenter, p)
             if p["finished"] and "final" not in sent:
@@ -458,7 +546,7 @@ class Announcer:
                         sent[f"p{seat}"] = shown
                         continue
                 msg = await self.post(None, user_id=user, nonce=nonce(row.game_id, row.version, f"p{seat}"),
-                                      content=text)
+                                      content=text, silent=True)
                 sent[f"p{seat}"] = msg.id if msg is not None else 0
             done = True
         except Transient as exc:
@@ -466,6 +554,41 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _lines_with_table(self, row: OutboxRow, live: ActionResult, presenter: Presenter, i: int,
+                                chunk: str, picture: Any, sent: dict) -> bool:
+        """When this commit brings a new table message, its public lines go out in it (one post for the step:
+        the lines, the table, its picture and buttons) and the results picture, the same table, is left out.
+        The table key is stored with the announcement before the post, so a redelivery after a crash knows
+        the message Discord returns for the chunk's nonce is the table. False: nothing was posted."""
+        if live.public_view is None or live.status != "active" or self._table_superseded(live):
+            return False
+        table_key = presenter.table_key(live.public_view)
+        async with self._table_locks.hold(row.game_id):
+            todo = self._table_plan(await self.service.prompt_messages(row.game_id), table_key)
+            if not todo.table_post:
+                return False
+            ctx = self.table_ctx(live)
+            spec = presenter.table(ctx, with_image=True)
+            if picture is not None and (picture.image is None or spec.image is None
+                                        or picture.image.filename != spec.image.filename):
+                return False  # results of their own (another picture): they keep their post
+            sent["t"] = table_key
+            await self.service.outbox_progress(row.id, sent, delivered=False)
+            msg = await self._post_table(live, presenter, ctx, todo.table_retire, table_key,
+                                         nonce=nonce(row.game_id, row.version, i), content=chunk)
+            sent[f"c{i}"] = msg.id if msg is not None else 0
+            return True
+
+    async def _adopt_table(self, game_id: int, msg: discord.Message, table_key: str) -> None:
+        """Record ``msg`` as the game's table message for ``table_key`` unless one is recorded already (its
+        text is brought in line by the next table step: no fingerprint is stored)."""
+        async with self._table_locks.hold(game_id):
+            if any(m.purpose == "status" and m.prompt_key == table_key for m in await self.service.prompt_messages(game_id)):
+                return
+            self.remember_picture(msg)
+            await self.service.record_prompt_message(game_id, None, msg.id, msg.channel.id, "status",
+                                                     prompt_key=table_key)
 
     async def _shown(self, channel_id: int | None, user_id: int | None, text: str, recorded: list[dict],
                      part: str) -> int | None:
@@ -522,21 +645,30 @@ class Announcer:
         await self.service.record_prompt_message(game_id, None, 0, notice["channel"], GONE)
 
     def _retry_later(self, game_id: int) -> None:
-        if game_id in self._retries:
-            return
-        failures = self._failures.get(game_id, 0)
-        self._failures[game_id] = failures + 1
-        delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
-        self._retries[game_id] = asyncio.create_task(self._redeliver(game_id, delay))
+        self._later(self._retries, self._failures, game_id, self._redeliver)
 
-    async def _redeliver(self, game_id: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-        self._retries.pop(game_id, None)
-        async with self.lock(game_id):
+    def _later(self, tasks: dict[int, asyncio.Task], failures: dict[int, int], game_id: int,
+               again: Callable[[int], Any]) -> None:
+        """Run ``again(game_id)`` after a pause that grows with each failure in a row (once at a time)."""
+        if game_id in tasks:
+            return
+        count = failures.get(game_id, 0)
+        failures[game_id] = count + 1
+        delay = RETRY_DELAYS[min(count, len(RETRY_DELAYS) - 1)]
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            tasks.pop(game_id, None)
             try:
-                await self.deliver(game_id)
+                await again(game_id)
             except Exception:
-                log.exception("redelivering the announcements of game %s failed", game_id)
+                log.exception("trying game %s again failed", game_id)
+
+        tasks[game_id] = asyncio.create_task(later())
+
+    async def _redeliver(self, game_id: int) -> None:
+        async with self.lock(game_id):
+            await self.deliver(game_id)
 
     async def _remind(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
@@ -708,8 +840,9 @@ class Announcer:
                                       p.prompt_key if p else None, bool(p and p.waiting), screen_key))
         return out
 
-    async def sync_messages(self, result: ActionResult) -> None:
-        """Bring the game's Discord messages in line with its state. Safe to repeat."""
+    async def sync_messages(self, result: ActionResult, *, table: bool = True) -> None:
+        """Bring the game's Discord messages in line with its state. Safe to repeat. ``table`` False: the
+        table message is left to the announcement's lines lane (it may post it with the lines)."""
         presenter = self.presenter(result.kind)
         game_type = self.game_type(result.kind)
         names = names_map(result.seats)
@@ -722,32 +855,111 @@ class Announcer:
         self._synced[result.game_id] = max(self._synced.get(result.game_id, -1), result.version)
         todo = sync.plan(seats, messages, dynamics=game_type.dynamics,
                          hidden_information=game_type.hidden_information, table_key=table_key)
-        # Each seat's messages go out side by side: one slow DM holds up nobody else's prompt.
+        # Each seat's messages go out side by side: one slow DM holds up nobody else's prompt. A prompt the
+        # answering click already closed (its answer took the controls away) is not edited again. A seat's
+        # screen goes with its new prompt (a second embed): a changed screen waits for the seat's next
+        # prompt, and "My screen" shows it at any time.
+        # A message that shows a current prompt (a decision answered in place of the one before) is never
+        # closed under it.
+        stale = {m.id for m in todo.close}
+        current = {m.message_id for m in messages if m.purpose in sync.PROMPT_PURPOSES and m.id not in stale}
+        closing = [m for m in todo.close if self._closed_by_reply.pop(m.message_id, None) is None
+                   and m.message_id not in current]
+        screens = {s.seat: old for s, old in todo.screens}
         await asyncio.gather(*(self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
-                               for m in todo.close),
-                             *(self._send_prompt(result, presenter, names, s) for s in todo.send))
+                               for m in closing),
+                             *(self._send_prompt(result, presenter, names, s, screens) for s in todo.send))
         if todo.close:
             await self.service.retire_prompt_messages([m.id for m in todo.close])
-        await asyncio.gather(*(self._update_screen(result, presenter, names, s, old) for s, old in todo.screens))
-        if todo.table_post or todo.table_edit is not None:
-            ctx = TableCtx(result.game_id, game_type, public_view, names,
-                           [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
-                            for seat, p in sorted(result.pending.items())], result.status)
-            if todo.table_post:
-                for m in todo.table_retire:
-                    await self.edit(m.channel_id, m.message_id, view=None)
-                if todo.table_retire:
-                    await self.service.retire_prompt_messages([m.id for m in todo.table_retire])
-                spec = presenter.table(ctx, with_image=True)
-                shown = await self._table_fingerprint(presenter, ctx)
-                msg = await self.send_channel(result.channel_id, **await message_kwargs(spec, presenter.embed_color),
-                                              nonce=state_nonce(result.game_id, result.version, "t"))
-                self.remember_picture(msg)
-                if msg is not None:
-                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
-                                                             prompt_key=table_key, version=shown)
-            else:
-                await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+        if table:
+            async with self._table_locks.hold(result.game_id):
+                await self._sync_table(result, presenter, await self.service.prompt_messages(result.game_id))
+
+    def table_ctx(self, result: ActionResult) -> TableCtx:
+        names = names_map(result.seats)
+        return TableCtx(result.game_id, self.game_type(result.kind), result.public_view or {}, names,
+                        [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
+                         for seat, p in sorted(result.pending.items())], result.status)
+
+    def _table_plan(self, messages: list, table_key: str | None) -> sync.Plan:
+        """The table part of the sync plan (post a new table message, or edit the current one)."""
+        return sync.plan([], [m for m in messages if m.purpose == "status"], dynamics="sealed",
+                         hidden_information=False, table_key=table_key)
+
+    def _table_superseded(self, result: ActionResult) -> bool:
+        """A newer result of the game waits to show its table, or has shown it already."""
+        game_id = result.game_id
+        return max(self._tables.get(game_id, -1), self._table_queue.get(game_id, -1)) > result.version
+
+    async def table_step(self, result: ActionResult) -> None:
+        """Bring the game's table message in line with ``result`` (an announcement's own views): a new one is
+        posted at once; an edit waits TABLE_EDIT_PAUSE for the game's next results (players' choices in a
+        step come in bursts, each changing "Waiting for") and shows the newest of them."""
+        game_id = result.game_id
+        if result.public_view is None or result.finished or result.status != "active" or self._table_superseded(result):
+            return
+        presenter = self.presenter(result.kind)
+        async with self._table_locks.hold(game_id):
+            messages = await self.service.prompt_messages(game_id)
+            if self._table_plan(messages, presenter.table_key(result.public_view)).table_post:
+                await self._sync_table(result, presenter, messages)
+                return
+        waiting = self._table_edits.get(game_id)
+        if waiting is None or waiting.version < result.version:
+            self._table_edits[game_id] = result
+        if game_id not in self._table_editing:
+            self._table_editing.add(game_id)
+            self.spawn(self._edit_table_soon(game_id))
+
+    async def _edit_table_soon(self, game_id: int) -> None:
+        try:
+            await asyncio.sleep(TABLE_EDIT_PAUSE)
+        finally:
+            self._table_editing.discard(game_id)
+        result = self._table_edits.pop(game_id, None)
+        if result is None:
+            return
+        try:
+            async with self._table_locks.hold(game_id):
+                await self._sync_table(result, self.presenter(result.kind), await self.service.prompt_messages(game_id))
+        except Exception:
+            log.exception("bringing the table message of game %s up to date failed", game_id)
+
+    async def _sync_table(self, result: ActionResult, presenter: Presenter, messages: list) -> None:
+        """Post a new table message or edit the current one (call under the game's table lock)."""
+        if result.public_view is None or self._table_superseded(result):
+            return
+        self._tables[result.game_id] = max(self._tables.get(result.game_id, -1), result.version)
+        table_key = presenter.table_key(result.public_view)
+        todo = self._table_plan(messages, table_key)
+        ctx = self.table_ctx(result)
+        if todo.table_post:
+            await self._post_table(result, presenter, ctx, todo.table_retire, table_key,
+                                   nonce=state_nonce(result.game_id, result.version, "t"))
+        elif todo.table_edit is not None:
+            await self._edit_table(presenter, ctx, todo.table_edit, result.game_id)
+
+    async def _post_table(self, result: ActionResult, presenter: Presenter, ctx: TableCtx, retire: list,
+                          table_key: str, *, nonce: str, content: str | None = None) -> discord.Message | None:
+        """A new table message (the older ones lose their buttons), with ``content`` (a commit's public lines,
+        posted through the outbox: may raise Transient) or without."""
+        self._tables[result.game_id] = max(self._tables.get(result.game_id, -1), result.version)
+        for m in retire:
+            await self.edit(m.channel_id, m.message_id, view=None)
+        if retire:
+            await self.service.retire_prompt_messages([m.id for m in retire])
+        spec = presenter.table(ctx, with_image=True)
+        shown = await self._table_fingerprint(presenter, ctx)
+        kwargs = await message_kwargs(spec, presenter.embed_color, content=content)
+        if content is not None:
+            msg = await self.post(result.channel_id, nonce=nonce, silent=True, **kwargs)
+        else:
+            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce, silent=True)
+        self.remember_picture(msg)
+        if msg is not None:
+            await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, "status",
+                                                     prompt_key=table_key, version=shown)
+        return msg
 
     async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
         """New text under the same picture. Discord resolves ``attachment://`` only against the files of the
@@ -793,49 +1005,70 @@ class Announcer:
         return SeatCtx(result.game_id, seat, result.kind, view, p.prompt, names_map(result.seats), p.deadline,
                        result.version)
 
-    async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
-                           s: sync.SeatState) -> None:
-        ctx = self.seat_ctx(result, s.seat)
-        if ctx is None or ctx.prompt is None or s.user_id is None:
-            return
-        draft = load_draft(result.drafts.get(s.seat), ctx.key)
-        recap = presenter.recap(result.public, result.private.get(s.seat, []), s.seat, names)
+    async def prompt_draft(self, result: ActionResult, presenter: Presenter, ctx: SeatCtx) -> dict:
+        """The draft a seat's new prompt is shown with, holding the recap of what this result brought it."""
+        draft = load_draft(result.drafts.get(ctx.seat), ctx.key)
+        recap = presenter.recap(result.public, result.private.get(ctx.seat, []), ctx.seat, ctx.names)
         if recap and draft.get(RECAP) != recap:
             # Kept with the prompt's draft (merged into what the player may have chosen already, through
             # "My screen"): every edit of the prompt repeats it.
-            draft = await self.service.note_in_draft(result.game_id, s.seat, ctx.key, {RECAP: recap})
+            draft = await self.service.note_in_draft(result.game_id, ctx.seat, ctx.key, {RECAP: recap})
+        return draft
+
+    async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
+                           s: sync.SeatState, screens: dict[int, Any] | None = None) -> None:
+        """A new prompt by DM, with the seat's screen under it when the game has hidden information."""
+        ctx = self.seat_ctx(result, s.seat)
+        if ctx is None or ctx.prompt is None or s.user_id is None:
+            return
+        draft = await self.prompt_draft(result, presenter, ctx)
         spec = lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe)
         content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
-        msg = await self.dm(s.user_id, **await message_kwargs(spec, presenter.embed_color, content=content),
-                            nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
+        kwargs = await message_kwargs(spec, presenter.embed_color, content=content)
+        drawn = digest(kwargs.get("file"))
+        screen = presenter.screen(result.game_id, ctx.view, s.seat, names) \
+            if s.screen_key is not None and not s.dm_closed else None
+        if screen is not None:
+            kwargs = merge_kwargs(kwargs, await message_kwargs(screen, presenter.embed_color))
+        msg, why = await self.send_dm(s.user_id, **kwargs,
+                                      nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
+        if msg is not None and screen is not None:
+            old = (screens or {}).get(s.seat)
+            if old is not None:
+                await self.service.retire_prompt_messages([old.id])
+            # The plan compares this key with the seat's screen: this prompt shows it now.
+            await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "screen",
+                                                     prompt_key=s.screen_key)
         if msg is not None:
+            self.picture_digests[msg.id] = drawn
+            self._resync_failures.pop(result.game_id, None)
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
                                                      prompt_key=ctx.key)
-        else:
-            # DMs closed: a ping in the channel, the prompt itself comes through "My screen".
-            await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
-                                                     prompt_key=ctx.key)
-            await self.send_channel(result.channel_id, content=ping_text(
-                s.user_id, presenter.display_name, result.game_id, presenter.decision_name(ctx.prompt.kind)))
-
-    async def _update_screen(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
-                             s: sync.SeatState, old: Any) -> None:
-        """Each player's screen lives in one DM message, edited when it changes."""
-        view = result.views.get(s.seat)
-        spec = presenter.screen(result.game_id, view, s.seat, names) if view is not None else None
-        if spec is None or s.user_id is None:
             return
-        kwargs = await message_kwargs(spec, presenter.embed_color)
-        file = kwargs.pop("file", None)
-        msg_id = channel_id = None
-        if old is not None:
-            if await self.edit(old.channel_id, old.message_id, attachments=[file] if file else [], **kwargs):
-                msg_id, channel_id = old.message_id, old.channel_id
-            await self.service.retire_prompt_messages([old.id])
-        if msg_id is None:
-            sent = await self.dm(s.user_id, file=file, **kwargs) if file else await self.dm(s.user_id, **kwargs)
-            if sent is None:
-                return
-            msg_id, channel_id = sent.id, sent.channel.id
-        await self.service.record_prompt_message(result.game_id, s.seat, msg_id, channel_id, "screen",
-                                                 prompt_key=s.screen_key)
+        if why == LATER:
+            # Not the player's doing (Discord busy, DMs opened too fast): no ping, and the prompt goes out
+            # again after a pause (nothing is recorded, so the plan still lists it).
+            self._resync_later(result.game_id)
+            return
+        # No DM: a ping in the channel, the prompt itself comes through "My screen". Only closed DMs are
+        # remembered for the player; the first time, the channel is told how to get DMs again.
+        await self.service.record_prompt_message(result.game_id, s.seat, 0, result.channel_id, "ping",
+                                                 prompt_key=ctx.key)
+        decision = presenter.decision_name(ctx.prompt.kind)
+        if why == DMS_CLOSED:
+            text = ping_text(s.user_id, presenter.display_name, result.game_id, decision)
+            text += "" if s.dm_closed else " " + HOW_TO_OPEN_DMS
+        else:
+            text = DM_PINGS[why or REFUSED].format(u=s.user_id, g=presenter.display_name, n=result.game_id,
+                                                   what=decision)
+        await self.send_channel(result.channel_id, content=text)
+
+    def _resync_later(self, game_id: int) -> None:
+        """Bring the game's messages in line again after a pause (a prompt DM failed in a way that may pass)."""
+        self._later(self._resyncs, self._resync_failures, game_id, self._resync)
+
+    async def _resync(self, game_id: int) -> None:
+        async with self.sync_lock(game_id):
+            result = await self.service.table_state(game_id)
+            if result.status == "active" and not result.finished:
+                await self.sync_messages(result)

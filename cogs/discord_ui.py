@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import io
 import types
 from collections.abc import Callable
@@ -217,14 +218,25 @@ def merge_kwargs(*parts: dict) -> dict:
     return out
 
 
-def refile(file: discord.File | None) -> Callable[[], dict]:
-    """A factory of fresh copies of an attachment: discord.py closes a file once it has tried to send it."""
-    if file is None:
+def digest(file: discord.File | None) -> str | None:
+    """A fingerprint of an attachment's bytes: a picture drawn again the same need not be uploaded again."""
+    fp = getattr(file, "fp", None)
+    if not isinstance(fp, io.BytesIO):
+        return None
+    return hashlib.blake2b(fp.getbuffer(), digest_size=16).hexdigest()
+
+
+def refile(file: discord.File | None, files: list[discord.File] | None = None) -> Callable[[], dict]:
+    """A factory of fresh copies of an attachment (or of a list of them): discord.py closes a file once it has
+    tried to send it."""
+    if file is None and not files:
         return dict
-    data, name, description = file.fp.read(), file.filename, file.description
+    copies = [(f.fp.read(), f.filename, f.description) for f in ([file] if file is not None else files or [])]
 
     def fresh() -> dict:
-        return {"file": discord.File(io.BytesIO(data), filename=name, description=description)}
+        made = [discord.File(io.BytesIO(data), filename=name, description=description)
+                for data, name, description in copies]
+        return {"file": made[0]} if file is not None else {"files": made}
 
     return fresh
 

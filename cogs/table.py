@@ -56,6 +56,7 @@ from .announcer import Announcer
 from .discord_ui import (
     DEFAULT_UPLOAD_LIMIT,
     DYNAMIC_ITEMS,
+    digest,
     form_values,
     message_kwargs,
     modal,
@@ -729,18 +730,23 @@ class TableCog(commands.Cog, name="Table"):
             if len(info0.seats) < wanted and wanted > 1:
                 raise ServiceError(f"The lobby has {len(info0.seats)} of {wanted} seats: wait for players, or Add AI.")
             result = await self.service.start(game_id, user.id, admin=admin)
+            # Stored as started: its players are prompted whether or not this click can still be answered
+            # (Discord forgets an interaction after 3 s).
+            self.announcer.spawn(self.announcer.announce(result))
             info = await self.service.game(game_id)
             game = self.game_of(info.kind)
             embed, _ = await render(self.lobby_spec(info), game.presenter.embed_color)
             embed.title = here(f"{game.title} game #{game_id}: started")  # type: ignore[union-attr]
-            await interaction.response.edit_message(embed=embed, view=None)
-            closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
-            if closed:
-                await interaction.followup.send(
-                    "I cannot send direct messages to " + ", ".join(closed) + ". You can still play: press "
-                    "**My screen** under the table message to see your screen and choices privately. To get DMs, "
-                    "allow direct messages from server members (Server → Privacy Settings).")
-            self.announcer.spawn(self.announcer.announce(result))
+            try:
+                await interaction.response.edit_message(embed=embed, view=None)
+                closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
+                if closed:
+                    await interaction.followup.send(
+                        "I cannot send direct messages to " + ", ".join(closed) + ". You can still play: press "
+                        "**My screen** under the table message to see your screen and choices privately. To get "
+                        "DMs, allow direct messages from server members (Server → Privacy Settings).")
+            except discord.HTTPException as exc:
+                log.warning("game %s started, but the Start click could not be answered: %s", game_id, exc)
             return
         else:
             raise ServiceError("Unknown lobby button.")
@@ -824,8 +830,19 @@ class TableCog(commands.Cog, name="Table"):
         # The draft is kept with the action (same transaction): a sealed choice may be amended until the reveal.
         result = await self.service.submit(ctx.game_id, interaction.user.id, action, idempotency_key=f"i{interaction.id}",
                                            prompt_key=ctx.key, draft=draft)
-        if not result.duplicate:  # a retried interaction: its result was announced the first time
-            self.announcer.spawn(self.announcer.announce(result))
+        if result.duplicate:  # a retried interaction: its result was announced the first time
+            await self._acknowledge(interaction, presenter, ctx, draft, action, result)
+            return
+        after = self.announcer.seat_ctx(result, ctx.seat)
+        message = interaction.message
+        if message is not None and not message.flags.ephemeral and (after is None or after.key != ctx.key):
+            # The answer below replaces this prompt with no controls: the announcer need not close it.
+            self.announcer.closed_by_reply(message.id)
+        self.announcer.spawn(self.announcer.announce(result))
+        await self._acknowledge(interaction, presenter, ctx, draft, action, result)
+
+    async def _acknowledge(self, interaction: discord.Interaction, presenter: Presenter, ctx: SeatCtx, draft: dict,
+                           action: dict, result: ActionResult) -> None:
         # The action is applied: from here on nothing may tell the player it failed.
         try:
             await self._acknowledge_applied(interaction, presenter, ctx, draft, action, result)
@@ -844,8 +861,7 @@ class TableCog(commands.Cog, name="Table"):
             await self._edit_original(interaction, presenter, _with_move_line(
                 spec, presenter, after, draft, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
-            chosen = action.get("plan", action) if action.get("type") == "decide" else action
-            text = f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
+            text = _chosen_text(presenter, action)
             await self._edit_original(interaction, presenter, MessageSpec(
                 title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
                                            "a new message."), keep_screen=False)
@@ -899,36 +915,46 @@ class TableCog(commands.Cog, name="Table"):
         await self._edit_original(interaction, presenter, _with_move_line(spec, presenter, ctx, draft))
 
     async def _edit_original(self, interaction: discord.Interaction, presenter: Presenter, spec: MessageSpec, *,
-                             keep_screen: bool = True) -> None:
+                             keep_screen: bool = True) -> bool:
         """The clicked prompt, re-rendered. The player's screen under it (a second embed, see the announcer's
-        prompts) does not change within a decision: it is kept, with its picture, without uploading it again."""
+        prompts) does not change within a decision: it is kept, with its picture, without uploading it again.
+        False: Discord refused the edit."""
         kept = None
-        if spec.image is not None and spec.image.stable and interaction.message is not None:
+        message = interaction.message
+        if spec.image is not None and spec.image.stable and message is not None:
             # The same picture is already on the message (it does not change within a decision): the edit keeps
             # that file (named in its attachments list) instead of uploading it again.
-            kept = shown_picture(interaction.message, spec.image.filename)
+            kept = shown_picture(message, spec.image.filename)
         if kept is not None:
             spec.image = None
         embed, file = await render(spec, presenter.embed_color, self._limit(interaction))
+        drawn = digest(file)
+        pictures = self.announcer.picture_digests
+        if file is not None and message is not None and drawn is not None and pictures.get(message.id) == drawn:
+            # Drawn again, byte for byte what the message shows already: kept, not uploaded again.
+            kept = shown_picture(message, file.filename)
+            file = None if kept is not None else file
         kwargs: dict = {"content": here(spec.content) or None, "embed": embed, "view": view_from_rows(spec.rows)}
         if kept is not None and embed is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
             kwargs["attachments"] = [kept]
         else:
             kwargs["attachments"] = [file] if file else []
-        message = interaction.message
         if keep_screen and embed is not None and message is not None and len(message.embeds) > 1:
-            screen = message.embeds[1].copy()
+            kept_screen = message.embeds[1].copy()
             picture = shown_picture(message, index=1)
             if picture is not None:
-                screen.set_image(url=f"attachment://{picture.filename}")
+                kept_screen.set_image(url=f"attachment://{picture.filename}")
                 kwargs["attachments"].append(picture)
-            elif screen.image:
-                screen.set_image(url=None)
-            kwargs["embeds"] = [kwargs.pop("embed"), screen]
-        await self._respond_edit(interaction, **kwargs)
+            elif kept_screen.image:
+                kept_screen.set_image(url=None)
+            kwargs["embeds"] = [kwargs.pop("embed"), kept_screen]
+        done = await self._respond_edit(interaction, **kwargs)
+        if done and message is not None and kept is None:
+            pictures[message.id] = drawn if file is not None else None
+        return done
 
-    async def _respond_edit(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+    async def _respond_edit(self, interaction: discord.Interaction, **kwargs: Any) -> bool:
         """Edit the clicked message: in the interaction response (one request) unless it was deferred."""
         async with _ack_lock(interaction):
             try:
@@ -938,8 +964,10 @@ class TableCog(commands.Cog, name="Table"):
                     await asyncio.wait_for(interaction.edit_original_response(**kwargs), REPLY_TIMEOUT)
                 else:
                     await asyncio.wait_for(interaction.response.edit_message(**kwargs), REPLY_TIMEOUT)
+                return True
             except (discord.HTTPException, TimeoutError):
                 log.warning("could not update the prompt for interaction %s", interaction.id)
+                return False
 
     # ---------------------------------------------------------------- screens and commands
 
@@ -1116,6 +1144,12 @@ def _check_channel_permissions(interaction: discord.Interaction) -> None:
         raise ServiceError("I cannot run a game in this channel: I need the permission"
                            + ("s " if len(missing) > 1 else " ") + ", ".join(f"**{m}**" for m in missing)
                            + " here. A server admin can grant them in the channel's settings.")
+
+
+def _chosen_text(presenter: Presenter, action: dict) -> str:
+    """What the player just chose, in a sentence."""
+    chosen = action.get("plan", action) if action.get("type") == "decide" else action
+    return f"You chose: **{presenter.describe(chosen)}**." if chosen.get("type") != "decide" else "Your answer is in."
 
 
 def _with_move_line(spec: MessageSpec, presenter: Presenter, ctx: SeatCtx, draft: dict | None = None,

@@ -72,9 +72,10 @@ async def test_two_players_and_a_virtual_opponent(fake_discord, tmp_path):
         await start_game(table, seats=2, virtual=1)
         counts = await play_to_end(table, [ann, bo])
         assert all(c > 12 for c in counts), "each player decided every turn"
-        screens = [m for m in ann.dms() if m.embeds and "Your screen" in (m.embeds[0].get("title") or "")]
-        assert len(screens) == 1 and screens[0].edits > 5, "Ann's screen is one DM message, kept up to date"
-        assert screens[0].embed_image().startswith(b"\x89PNG")
+        # Ann's prompts show her screen under them (kept while she clicks through a prompt).
+        prompts = [m for m in ann.dms() if len(m.embeds) > 1 and "Your screen" in (m.embeds[1].get("title") or "")]
+        assert len(prompts) > 5, "Ann's prompts show her screen"
+        assert all((m.embed_image(1) or b"").startswith(b"\x89PNG") for m in prompts)
         assert any("table.png" in m.filenames and "Development round" in m.content for m in table.channel.messages())
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]
         assert game.options["virtual_opponents"] == 1

@@ -83,5 +83,11 @@ async def test_a_crash_after_discord_showed_a_line_but_before_it_was_recorded_sh
         assert await table.bot.service.outbox(game_id) == [], "the redelivery completed"
         assert shown_lines(table.channel, game_id) == shown, "nothing was shown twice"
         assert shown == await expected_lines(table.db, game_id)
+        # The reveal went out in the auction's new table message: Discord returned that message for the
+        # lines' nonce, and it was adopted as the table message instead of a second one being posted.
+        posts = [m for m in table.channel.messages() if any("auction round 1" in (e.get("title") or "") for e in m.embeds)]
+        assert len(posts) == 1 and "starts with" in posts[0].content
+        records = [m for m in await table.bot.service.prompt_messages(game_id) if m.purpose == "status"]
+        assert [m.message_id for m in records] == [posts[0].id]
     finally:
         await table.stop_bot()

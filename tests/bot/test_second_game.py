@@ -66,10 +66,11 @@ async def test_a_toy_game_end_to_end_through_the_bot(fake_discord, tmp_path):
         assert any(t.startswith("Revealed:") for t in channel)
         assert any("Waiting for:" in t for t in channel)
         assert not any("Your hand" in t for t in channel)
-        # Hidden information: each player has one screen message, kept up to date in their DMs.
-        for user in (ann, bo):
-            screens = [m for m in user.dms() if m.embeds and "Your screen in Toy" in (m.embeds[0].get("title") or "")]
-            assert len(screens) == 1
+        # Hidden information: each prompt shows the player's screen under it, in their DMs only (an answer that
+        # closes a prompt replaces it with "Done", so look at both players' prompts).
+        prompts = [m for user in (ann, bo) for m in user.dms()
+                   if len(m.embeds) > 1 and "Your screen in Toy" in (m.embeds[1].get("title") or "")]
+        assert prompts and all("Your hand" in (m.embeds[1].get("description") or "") for m in prompts)
         # Every prompt was closed when its decision was over.
         assert all(not controls(m) for u in (ann, bo) for m in u.dms())
     finally:
