@@ -115,12 +115,18 @@ class SimulatedPlayer:
                 return msg
         return None
 
+    def _situation(self) -> str:
+        """What this player sees last, for a failure message: the newest DMs and the keys answered."""
+        seen = [f"{prompt_key(m)}:{(m.embeds[0].get('title') if m.embeds else m.content)!r}:"
+                f"{[c.get('custom_id', c.get('label')) for c in m.iter_components()]}" for m in self.user.dms()[-3:]]
+        return f"newest DMs {seen}; answered {sorted(self.done_keys)[-5:]}"
+
     async def run(self, *, timeout: float = 300.0, max_decisions: int = 2000) -> int:
         """Play until the game is over; returns the number of decisions made."""
         loop_deadline = self.world_time() + timeout
         while not game_over(self.channel):
             if self.world_time() > loop_deadline or self.decisions > max_decisions:
-                raise TimeoutError(f"{self.user.name} did not finish the game")
+                raise TimeoutError(f"{self.user.name} did not finish the game; {self._situation()}")
             if self.user.dms_open:
                 msg = self._dm_prompt()
                 if msg is None:
