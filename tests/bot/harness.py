@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.app import GameMasterBot
+from bot.autoplay import SimulatedPlayer, game_over
 from bot.config import Settings
 from bot.localdiscord import (
     FakeChannel,
@@ -133,6 +134,16 @@ async def open_lobby(table: Table, host: FakeUser, command: str = "viceroy", **o
     await table.settle()
     assert rec.reply is not None and rec.reply.embeds, f"no lobby: {rec.reply and rec.reply.content}"
     return rec.reply
+
+
+async def play_out(table: Table, players: list[FakeUser], *, strategy=None, timeout: float = 120.0) -> list[int]:  # noqa: ANN001
+    """Each of ``players`` plays its seat to the end (seeded by its place in the list); the game is over and
+    the bot is quiet. The decisions each made."""
+    sims = [SimulatedPlayer(table.world, u, table.channel, seed=i, strategy=strategy) for i, u in enumerate(players)]
+    counts = await asyncio.gather(*(s.run(timeout=timeout) for s in sims))
+    await table.settle()
+    assert game_over(table.channel)
+    return list(counts)
 
 
 def final_sheet(channel: FakeChannel) -> FakeMessage:

@@ -4,14 +4,13 @@ looks for the unrecorded part in the channel (or the DM) before sending it again
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 
 import tests.service.toygame as toygame
-from bot.autoplay import SimulatedPlayer, any_control, game_over
+from bot.autoplay import any_control
 from bot.presenters import register_presenter
-from tests.bot.harness import new_table
+from tests.bot.harness import new_table, play_out, start_game
 from tests.bot.test_bot_interactions import past_setup, two_player_game
 from tests.bot.toy_presenter import PRESENTER
 
@@ -167,16 +166,9 @@ async def test_a_score_sheet_and_results_shown_before_the_crash_are_not_posted_a
     await table.start_bot()
     try:
         ann, bo = table.users
-        rec = await ann.slash(table.channel, "toy new", seats=2, rounds=2)
+        await start_game(table, "toy", seats=2, rounds=2)
         await table.settle()
-        await bo.click(rec.reply, label="Join")
-        await table.settle()
-        await ann.click(rec.reply, label="Start")
-        await table.settle()
-        sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=any_control) for i, u in enumerate((ann, bo))]
-        await asyncio.gather(*(s.run(timeout=120) for s in sims))
-        await table.settle()
-        assert game_over(table.channel)
+        await play_out(table, [ann, bo], strategy=any_control)
         game_id = (await table.bot.service.list_games(statuses=("finished",)))[0].id
 
         def ends() -> tuple[int, int, int]:

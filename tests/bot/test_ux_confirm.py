@@ -7,7 +7,7 @@ import pytest
 import tests.service.toygame as toygame
 from bot.autoplay import controls, prompt_key
 from bot.presenters import register_presenter
-from tests.bot.harness import Table, new_table
+from tests.bot.harness import Table, new_table, start_game
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -20,12 +20,7 @@ def toy_registered():
 async def started(fake_discord, tmp_path) -> Table:
     table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"])
     await table.start_bot()
-    ann, bo = table.users
-    rec = await ann.slash(table.channel, "toy new", seats=2, rounds=3)
-    await table.settle()
-    await bo.click(rec.reply, label="Join")
-    await table.settle()
-    await ann.click(rec.reply, label="Start")
+    await start_game(table, "toy", seats=2, rounds=3)
     await table.settle()
     return table
 

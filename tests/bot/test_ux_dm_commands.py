@@ -10,7 +10,7 @@ import tests.service.toygame as toygame
 from bot.app import GameMasterBot
 from bot.localdiscord import connect_client
 from bot.presenters import register_presenter
-from tests.bot.harness import Table, new_table, settings_for
+from tests.bot.harness import Table, new_table, settings_for, start_game
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -28,12 +28,8 @@ async def start_global(table: Table) -> None:
     await table.world.wait_for(lambda: bool(table.world.commands()), timeout=10, what="global command sync")
 
 
-async def open_lobby(table: Table, host, other) -> None:
-    rec = await host.slash(table.channel, "toy new", seats=2, rounds=2)
-    await table.settle()
-    await other.click(rec.reply, label="Join")
-    await table.settle()
-    await host.click(rec.reply, label="Start")
+async def start_toy(table: Table, host, other) -> None:
+    await start_game(table, "toy", players=[host, other], seats=2, rounds=2)
     await table.settle()
 
 
@@ -42,7 +38,7 @@ async def test_a_command_in_dms_reaches_the_players_game(fake_discord, tmp_path)
     await start_global(table)
     try:
         ann, bo = table.users
-        await open_lobby(table, ann, bo)
+        await start_toy(table, ann, bo)
         rec = await bo.slash(bo.dm_channel, "toy waiting")
         await rec.wait_done()
         assert "no Toy game" not in rec.reply.content
@@ -60,7 +56,7 @@ async def test_in_dms_without_a_game_or_with_several_the_answer_says_what_to_do(
     await start_global(table)
     try:
         ann, bo = table.users
-        await open_lobby(table, ann, bo)
+        await start_toy(table, ann, bo)
         rec = await ann.slash(second, "toy new", seats=2, rounds=2)
         await table.settle()
         rec = await ann.slash(ann.dm_channel, "toy waiting")

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 import tests.service.toygame as toygame
-from bot.autoplay import SimulatedPlayer, any_control, game_over
+from bot.autoplay import any_control
 from bot.presenters import register_presenter
 from bot.ui.presenter import BasePresenter
 from engine.api import Outcome, SeatResult
-from tests.bot.harness import new_table
+from tests.bot.harness import new_table, play_out, start_game
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -42,17 +40,9 @@ async def test_a_finished_game_posts_once_dms_results_and_leaves_no_screen_butto
     await table.start_bot()
     try:
         ann, bo = table.users
-        rec = await ann.slash(table.channel, "toy new", seats=3, rounds=2, ai=1)
+        await start_game(table, "toy", seats=3, rounds=2, ai=1, ai_level="normal")
         await table.settle()
-        await bo.click(rec.reply, label="Join")
-        await table.settle()
-        await ann.click(rec.reply, label="Start")
-        await table.settle()
-        sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=any_control)
-                for i, u in enumerate((ann, bo))]
-        await asyncio.gather(*(s.run(timeout=120) for s in sims))
-        await table.settle()
-        assert game_over(table.channel)
+        await play_out(table, [ann, bo], strategy=any_control)
         finals = [m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or "")]
         assert len(finals) == 1, "the final score sheet is posted once"
         assert not any(c.get("label") == "My screen" for m in table.channel.messages() for c in m.buttons())

@@ -3,16 +3,15 @@ find the finished game; history, stats and export describe a server's finished g
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
 import tests.service.toygame as toygame
-from bot.autoplay import SimulatedPlayer, any_control, game_over
+from bot.autoplay import any_control
 from bot.presenters import register_presenter
 from bot.ui.history import PlayerStats, stats_table, stats_text
-from tests.bot.harness import new_table
+from tests.bot.harness import new_table, play_out, start_game
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -25,16 +24,9 @@ async def finished_game(fake_discord, tmp_path):
     table = await new_table(fake_discord, tmp_path, ["Ann", "Bo"])
     await table.start_bot()
     ann, bo = table.users
-    rec = await ann.slash(table.channel, "toy new", seats=3, rounds=2, ai=1)
+    await start_game(table, "toy", seats=3, rounds=2, ai=1, ai_level="normal")
     await table.settle()
-    await bo.click(rec.reply, label="Join")
-    await table.settle()
-    await ann.click(rec.reply, label="Start")
-    await table.settle()
-    sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=any_control) for i, u in enumerate((ann, bo))]
-    await asyncio.gather(*(s.run(timeout=120) for s in sims))
-    await table.settle()
-    assert game_over(table.channel)
+    await play_out(table, [ann, bo], strategy=any_control)
     return table
 
 
