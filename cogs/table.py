@@ -806,18 +806,9 @@ class TableCog(commands.Cog, name="Table"):
             await interaction.response.send_modal(modal(form))
             return
         try:
-            if control.op == lockin.LOCK_OP and lockin.uses_lock_in(kind):
-                action = draft.pop(lockin.LOCK, None)  # the drafted sealed choice, now committed
-                if action is None:
-                    raise PlanIncomplete(NOTHING_DRAFTED)
-            else:
-                action = kind.on_control(ctx, draft, control.op, values)
-                if action is not None and lockin.uses_lock_in(kind):
-                    if lockin.commits(kind, control.op):
-                        draft.pop(lockin.LOCK, None)
-                    else:  # a sealed choice is drafted: the player locks it in (or changes it) next
-                        draft[lockin.LOCK] = action
-                        action = None
+            action = lockin.on_control(kind, ctx, draft, control.op, values)
+            if action is None and control.op == lockin.LOCK_OP and lockin.uses_lock_in(kind):
+                raise PlanIncomplete(NOTHING_DRAFTED)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError):
             log.warning("interaction %s: control %s with %r does not parse", interaction.id, custom_id, values[:3])
             await self._reply(interaction, checks.BAD_VALUE)

@@ -30,6 +30,24 @@ def commits(kind: Any, op: str) -> bool:
     return op in getattr(kind, "commit_ops", COMMIT_OPS)
 
 
+def on_control(kind: Any, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
+    """The action a control submits now, or None: the draft changed (a sealed choice drafted, a plan step
+    taken) or, for Lock in, nothing was drafted. Lock in commits the drafted choice; a plan's Confirm commits at
+    once and drops any drafted choice. ``draft`` is updated in place."""
+    if not uses_lock_in(kind):
+        return kind.on_control(ctx, draft, op, values)
+    if op == LOCK_OP:
+        return draft.pop(LOCK, None)
+    action = kind.on_control(ctx, draft, op, values)
+    if action is None:
+        return None
+    if commits(kind, op):
+        draft.pop(LOCK, None)
+        return action
+    draft[LOCK] = action  # the player locks it in (or changes it) next
+    return None
+
+
 def render(kind: Any, ctx: SeatCtx, draft: dict, describe: Callable[[dict], str]) -> MessageSpec:
     """The kind's prompt, with the drafted choice and its Lock in button when there is one."""
     spec = kind.render(ctx, draft)

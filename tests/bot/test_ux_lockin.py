@@ -148,3 +148,36 @@ def test_the_archive_toggle_after_a_bid_changes_the_bid():
     # With a pass chosen the toggle changes nothing to submit.
     kind.on_control(ctx, draft, "choose", ["pass"])
     assert kind.on_control(ctx, draft, "archive", []) is None
+
+
+class _Kind:
+    """A sealed prompt kind whose controls give back what they are told ("pick" drafts, "confirm" commits)."""
+
+    lock_in = True
+    commit_ops = ("confirm",)
+
+    def on_control(self, ctx, draft, op, values):  # noqa: ANN001, ANN201
+        return {"op": op, "values": values} if values else None
+
+
+def test_a_sealed_pick_is_drafted_and_lock_in_commits_it():
+    draft: dict = {}
+    assert lockin.on_control(_Kind(), None, draft, "pick", ["3"]) is None
+    assert draft[lockin.LOCK] == {"op": "pick", "values": ["3"]}
+    assert lockin.on_control(_Kind(), None, draft, lockin.LOCK_OP, []) == {"op": "pick", "values": ["3"]}
+    assert lockin.LOCK not in draft
+    assert lockin.on_control(_Kind(), None, draft, lockin.LOCK_OP, []) is None  # nothing drafted any more
+
+
+def test_a_commit_op_submits_at_once_and_drops_the_drafted_choice():
+    draft: dict = {lockin.LOCK: {"op": "pick", "values": ["1"]}}
+    assert lockin.on_control(_Kind(), None, draft, "confirm", ["plan"]) == {"op": "confirm", "values": ["plan"]}
+    assert lockin.LOCK not in draft
+
+
+def test_a_kind_without_lock_in_submits_what_its_control_gives():
+    kind = _Kind()
+    kind.lock_in = False
+    draft: dict = {}
+    assert lockin.on_control(kind, None, draft, "pick", ["2"]) == {"op": "pick", "values": ["2"]}
+    assert draft == {}
