@@ -9,7 +9,7 @@ import tests.service.toygame as toygame
 from bot.autoplay import SimulatedPlayer, any_control
 from bot.presenters import register_presenter
 from tests.bot.harness import Table, new_table
-from tests.bot.test_ux_dm_commands import open_lobby, start_global
+from tests.bot.test_ux_dm_commands import start_global, start_toy
 from tests.bot.toy_presenter import PRESENTER
 
 
@@ -25,7 +25,7 @@ async def _channel_deleted(world, tmp_path) -> Table:
     table = await new_table(world, tmp_path, ["Ann", "Bo"])
     await start_global(table)
     try:
-        await open_lobby(table, *table.users)
+        await start_toy(table, *table.users)
     except BaseException:
         await table.stop_bot()
         raise
@@ -95,7 +95,7 @@ async def test_with_several_games_a_dm_command_reaches_the_one_whose_channel_is_
     await start_global(table)
     try:
         ann, bo = table.users
-        await open_lobby(table, ann, bo)
+        await start_toy(table, ann, bo)
         rec = await ann.slash(second, "toy new", seats=2, rounds=2)
         await table.settle()
         gone_game = (await table.bot.service.game_in_channel(table.channel.id)).id

@@ -96,7 +96,11 @@ async def test_a_whole_game_stays_light(fake_discord, tmp_path):
         await table.settle()
         assert game_over(table.channel)
         decisions = sum(sim.decisions for sim in sims)
-        assert (len(world.requests) - since) / decisions <= 6.5
+        # What a busy machine adds is left out: a click answered after 1.5 s is deferred first (one request
+        # more), and a 429 is sent again. What is left depends on the bot's design, not on the load.
+        late = sum(rec.deferred for rec in world.interactions.values() if rec.type == 3)
+        limited = sum(r.status == 429 for r in world.requests[since:])
+        assert (len(world.requests) - since - late - limited) / decisions <= 6.5, (late, limited)
         for message_id, sent in uploads.items():
             for before, after in zip(sent, sent[1:], strict=False):
                 assert after is None or before != after, f"message {message_id} got {after[0]} again, byte for byte"
