@@ -534,11 +534,13 @@ class Tx:
         yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
-        yield ("write", "DELETE FROM outbox WHERE game_id=? AND delivered_at IS NOT NULL", (game_id,))
+        # The outbox stays: an end announcement delivered again after Discord's nonce window looks for its
+        # lines past the ids its game's earlier announcements recorded; without them an older identical line
+        # ("Ann draws a number.") would pass for the new one, and the new one would never be shown.
 
     async def pack_game(self, game_id: int) -> None:
         """Shrink a finished game: one compressed public-log row, no stored submission results (they
-        only serve retries of a live interaction), no drafts and no timers."""
+        only serve retries of a live interaction), no drafts and no timers (its announcements' records stay)."""
         self._timers.pop(game_id, None)
         self._drafts.pop(game_id, None)
         self._event_seq.pop(game_id, None)
