@@ -208,7 +208,8 @@ class ActionResult:
     def to_blob(self) -> bytes:
         # Field by field, not dataclasses.asdict: that deep-copies every event and view first (half of a
         # SQLite submission's time went there).  Int keys are written as strings, as asdict's were.
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self._TRANSIENT}
+        d = {name: getattr(self, name) for name in _STORED_FIELDS}
+        d["private"] = {str(k): v for k, v in self.private.items()}  # as JSON writes them, without a retry
         d["applied"] = [vars(a) for a in self.applied]
         d["seats"] = [vars(s) for s in self.seats]
         d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
@@ -223,6 +224,9 @@ class ActionResult:
         d["pending"] = {int(k): PendingSeat.from_json(v) for k, v in d["pending"].items()}
         d["seats"] = [SeatInfo(**s) for s in d["seats"]]
         return cls(**d)
+
+
+_STORED_FIELDS = tuple(f.name for f in fields(ActionResult) if f.name not in ActionResult._TRANSIENT)
 
 
 @dataclass
@@ -970,6 +974,8 @@ class GameService:
             existing.setdefault(t.seat, []).append(t)
         by_seat = {s.seat: s for s in loaded.seats}
         changed = False
+        rearm: list[tuple[int, list, list[tuple[str, float]], str]] = []
+        schedule: list[tuple[str, float]] | None = None  # a new prompt's deadline and reminders, from now
         out: dict[int, PendingSeat] = {}
         for seat in sorted(set(prompts) | set(existing)):
             info = by_seat.get(seat)
@@ -984,17 +990,19 @@ class GameService:
                 key = prompts[seat].key
                 if any(t.prompt_key != key for t in timers) or not any(t.kind == "deadline" for t in timers):
                     # A new prompt: the old deadline no longer applies, a new one starts now.
-                    deadline = now + game.time_limit
-                    schedule = [("deadline", deadline)] + [("reminder", now + offset)
-                                                           for offset in reminder_offsets(game.time_limit)]
-                    await tx.replace_timers(game.id, seat, timers, schedule, key, now)
-                    timers = [_Deadline(deadline)]
-                    changed = True
+                    if schedule is None:
+                        schedule = [("deadline", now + game.time_limit)] + [
+                            ("reminder", now + offset) for offset in reminder_offsets(game.time_limit)]
+                    rearm.append((seat, timers, schedule, key))
+                    timers = [_Deadline(schedule[0][1])]
             if seat in prompts:
                 prompt = prompts[seat]
                 deadline = next((t.due_at for t in timers if t.kind == "deadline"), None)
                 out[seat] = PendingSeat(seat, info.user_id if info else None, bool(info and info.is_ai), prompt,
                                         prompt.key, prompt.waiting, deadline)
+        if rearm:  # every seat with a new prompt in one statement of each kind
+            await tx.rearm_timers(game.id, rearm, now)
+            changed = True
         if changed:
             tx.timers_changed = True  # the scheduler is told after the commit (see _transaction)
         return out

@@ -56,6 +56,17 @@ def _timer(r: Sequence[Any]) -> TimerRow:
     return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
 
 
+# One game's unfired timers, through timers_game (game_id, fired).  Sorted here (_due_order), not by an
+# ORDER BY due_at: that makes SQLite walk timers_due (fired, due_at), every unfired timer of every game, to
+# skip sorting a handful of rows.
+_GAME_TIMERS = f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0"
+
+
+def _due_order(rows: Iterable[Sequence[Any]]) -> list[TimerRow]:
+    """Timer rows in due order (ties by id)."""
+    return [_timer(r) for r in sorted(rows, key=lambda r: (r[4], r[0]))]
+
+
 def _single(op: str, sql: str, args: Sequence[Any] = ()) -> Plan:
     return (yield (op, sql, args))
 
@@ -221,8 +232,7 @@ class Tx:
         self._event_seq[game_id] = int(row[13])
         if game.status == "lobby":
             return bundle
-        self._timers[game_id] = [_timer(r) for r in (yield (
-            "all", f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=? AND fired=0 ORDER BY due_at, id", (game_id,)))]
+        self._timers[game_id] = _due_order((yield ("all", _GAME_TIMERS, (game_id,))))
         self._drafts[game_id] = {r[0]: (r[1], from_json(r[2])) for r in (yield (
             "all", "SELECT seat, prompt_key, data FROM drafts WHERE game_id=?", (game_id,)))}
         if row[14] is not None:
@@ -399,10 +409,8 @@ class Tx:
     async def timers(self, game_id: int, *, unfired_only: bool = True) -> list[TimerRow]:
         if unfired_only and game_id in self._timers:
             return list(self._timers[game_id])
-        sql = f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=?"
-        if unfired_only:
-            sql += " AND fired=0"
-        return [_timer(r) for r in await self._all(sql + " ORDER BY due_at, id", (game_id,))]
+        sql = _GAME_TIMERS if unfired_only else f"SELECT {_TIMER_COLS} FROM timers WHERE game_id=?"
+        return _due_order(await self._all(sql, (game_id,)))
 
     async def add_timer(self, game_id: int, seat: int, kind: str, due_at: float, prompt_key: str,
                         now: float) -> None:
@@ -415,18 +423,32 @@ class Tx:
     async def replace_timers(self, game_id: int, seat: int, old: Sequence[TimerRow],
                              schedule: Sequence[tuple[str, float]], prompt_key: str, now: float) -> None:
         """The seat's unfired timers `old` (as read in this transaction) become `schedule` ((kind, due_at)
-        for `prompt_key`): existing rows are re-armed in place, which writes fewer pages than deleting
-        them and adding new ones.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        for `prompt_key`); see rearm_timers."""
+        await self.rearm_timers(game_id, [(seat, old, schedule, prompt_key)], now)
+
+    async def rearm_timers(self, game_id: int,
+                           seats: Sequence[tuple[int, Sequence[TimerRow], Sequence[tuple[str, float]], str]],
+                           now: float) -> None:
+        """For each (seat, old, schedule, prompt_key): the seat's unfired timers `old` (as read in this
+        transaction) become `schedule` ((kind, due_at) for `prompt_key`).  Existing rows are re-armed in
+        place, which writes fewer pages than deleting them and adding new ones; every seat's rows go in one
+        statement of each kind.  Schedulers are told as for new timers (a timer may now be due earlier)."""
         self._timers.pop(game_id, None)
         self._timers_added = True
-        reuse = [t for t in old if not t.fired]
-        await self._write_many(
-            "UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
-            [(kind, due_at, prompt_key, now, t.id) for t, (kind, due_at) in zip(reuse, schedule, strict=False)])
-        await self._write_many("DELETE FROM timers WHERE id=?", [(t.id,) for t in reuse[len(schedule):]])
+        updates: list[tuple] = []
+        deletes: list[tuple] = []
+        inserts: list[tuple] = []
+        for seat, old, schedule, prompt_key in seats:
+            reuse = [t for t in old if not t.fired]
+            updates += [(kind, due_at, prompt_key, now, t.id) for t, (kind, due_at) in zip(reuse, schedule, strict=False)]
+            deletes += [(t.id,) for t in reuse[len(schedule):]]
+            inserts += [(game_id, seat, kind, due_at, prompt_key, now) for kind, due_at in schedule[len(reuse):]]
+        await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
+                               updates)
+        await self._write_many("DELETE FROM timers WHERE id=?", deletes)
         await self._write_many(
             "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
-            [(game_id, seat, kind, due_at, prompt_key, now) for kind, due_at in schedule[len(reuse):]])
+            inserts)
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
         self._timers.pop(game_id, None)

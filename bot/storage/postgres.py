@@ -109,7 +109,7 @@ def _script(sql: str, args: Sequence[Any]) -> str:
 _LOAD = (
     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
     " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
-    " (SELECT json_agg(json_build_array(seat, user_id, display_name, is_ai, dm_status) ORDER BY seat)::text"
+    " (SELECT json_agg(json_build_array(seat, user_id, display_name, is_ai, dm_status, ai_level) ORDER BY seat)::text"
     "  FROM seats WHERE game_id=g.id),"
     f" (SELECT json_agg(json_build_array({_TIMER_COLS}) ORDER BY due_at, id)::text"
     "  FROM timers WHERE game_id=g.id AND fired=0),"
@@ -256,7 +256,7 @@ class PgTx(Tx):
 
     def _bundle_plan(self, game_id: int, r: Any) -> Plan:
         game = _game(r[:12])
-        seats = [SeatRow(game_id, s[0], s[1], s[2], bool(s[3]), s[4]) for s in from_json(r[13] or "[]")]
+        seats = [SeatRow(game_id, s[0], s[1], s[2], bool(s[3]), s[4], s[5]) for s in from_json(r[13] or "[]")]
         bundle = GameBundle(game, seats, int(r[12]), None)
         if game.status == "lobby":
             return bundle

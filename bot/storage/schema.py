@@ -170,6 +170,13 @@ MIGRATIONS: list[list[str]] = [
         # made before levels existed (they play as "easy", the baseline they always used).
         "ALTER TABLE seats ADD COLUMN ai_level TEXT",
     ],
+    [
+        # A new prompt re-arms its deadline and reminders in place (new due_at, kind, prompt_key); with
+        # due_at in this index every re-arm also moved each row's entry in it. Tx.timers still finds one
+        # game's unfired timers through it (and sorts those few rows itself).
+        "DROP INDEX timers_game",
+        "CREATE INDEX timers_game ON timers(game_id, fired)",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -182,7 +189,11 @@ class CorruptSnapshot(Exception):
 def json_bytes(value: Any) -> bytes:
     """Compact JSON in UTF-8, dict order kept (what compact_json writes, faster)."""
     if orjson is not None:
-        try:
+        try:  # string keys only (states, events, actions): the fast path, the same bytes
+            return orjson.dumps(value)
+        except TypeError:
+            pass
+        try:  # integer keys written as strings, as the json module does (about twice the time)
             return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
         except TypeError:  # what orjson does not take (an integer past 64 bits, ...): the json module does
             pass

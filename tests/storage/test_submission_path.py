@@ -116,6 +116,40 @@ async def test_replace_timers_leaves_a_fired_reminder_alone(storage):
                                                                       ("reminder", True, "p1")]
 
 
+async def test_rearm_timers_re_arms_every_seat_in_one_call(storage):
+    gid = await new_game(storage, seats=3)
+    async with storage.transaction() as tx:
+        for seat in range(3):
+            await tx.add_timer(gid, seat, "deadline", 100.0, "p1", 0.0)
+        await tx.add_timer(gid, 0, "reminder", 50.0, "p1", 0.0)
+    async with storage.reading() as tx:
+        old = await tx.timers(gid)
+    by_seat = {seat: [t for t in old if t.seat == seat] for seat in range(3)}
+    schedule = [("deadline", 300.0), ("reminder", 200.0)]
+    async with storage.transaction() as tx:
+        await tx.rearm_timers(gid, [(0, by_seat[0], schedule, "p2"), (1, by_seat[1], schedule, "q2")], 10.0)
+    async with storage.reading() as tx:
+        after = await tx.timers(gid, unfired_only=False)
+    got = sorted((t.seat, t.kind, t.due_at, t.prompt_key) for t in after)
+    assert got == [(0, "deadline", 300.0, "p2"), (0, "reminder", 200.0, "p2"),
+                   (1, "deadline", 300.0, "q2"), (1, "reminder", 200.0, "q2"), (2, "deadline", 100.0, "p1")]
+    assert {t.id for t in after if t.seat == 0} == {t.id for t in by_seat[0]}  # re-armed in place
+    assert [t for t in after if t.seat == 2] == by_seat[2]
+
+
+async def test_a_loaded_game_keeps_its_ai_seats_levels(storage):
+    from bot.storage import SeatRow
+
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:
+        await tx.replace_seats(gid, [SeatRow(gid, 0, 100, "u0", False, "open"),
+                                     SeatRow(gid, 1, None, "AI 1 (hard)", True, "unknown", "hard")])
+    for write in (False, True):
+        async with storage.transaction() if write else storage.reading() as tx:
+            bundle = await tx.load_game(gid)
+        assert [(s.seat, s.is_ai, s.ai_level) for s in bundle.seats] == [(0, False, None), (1, True, "hard")]
+
+
 def _event(n: int) -> dict:
     return {"type": "placed", "to": "all", "n": n, "text": f"entry, {n}"}  # a comma inside the text
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
+from bot.storage.base import _GAME_TIMERS as TIMERS_OF_GAME  # the query Tx.timers and the game load run
 from tests.storage.conftest import new_game
-
-TIMERS_OF_GAME = ("SELECT id, game_id, seat, kind, due_at, fired, prompt_key FROM timers"
-                  " WHERE game_id=? AND fired=0 ORDER BY due_at, id")
 
 
 async def plan(storage, sql: str, args: tuple) -> str:
