@@ -19,7 +19,7 @@ def start_painting(state: dict, events: list) -> None:
             player["hand"] = []
     ev(events, "all", "game_end", "The last turn is over. Screens are lifted; hands are discarded. Paint circle sections with leftover gems, or skip.")
     for player in state["players"]:
-        if gem_total(player["gems"]) == 0 or not P.paintable_sections(player["pyramid"]):
+        if gem_total(player["gems"]) == 0 or not P.has_paintable(player["pyramid"]):
             player["painted"] = []
     if all(pl["painted"] is not None for pl in state["players"]):
         enter(state, "over", events)
