@@ -527,7 +527,7 @@ class Announcer:
                     # A redelivery after a crash: Discord returned the table message this chunk went out in.
                     await self._adopt_table(row.game_id, msg, sent["t"])
             if p["channel"] in self.gone:
-                await self._tell_channel_gone(row.game_id, presenter, p)
+                await self._tell_channel_gone(row.game_id, presenter, p, late=searching)
             if p["finished"] and "final" not in sent:
                 result = live if live is not None and live.finished else await self.service.table_state(row.game_id)
                 lines = [v for k, v in sent.items() if k[:1] == "c" and k[1:].isdigit() and isinstance(v, int)]
@@ -634,13 +634,19 @@ class Announcer:
                 return m.id
         return 0
 
-    async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict) -> None:
-        """Once per game: its players learn by DM that the game goes on there (and how the host can end it)."""
+    async def _tell_channel_gone(self, game_id: int, presenter: Presenter, notice: dict, *, late: bool = False) -> None:
+        """Once per game: its players learn by DM that the game goes on there (and how the host can end it).
+        ``late``: Discord may have forgotten the DMs' nonces, so a DM sent by a process that died before
+        recording it is looked for in the player's DM history first (the text names the game: it is unique)."""
         if any(m.purpose == GONE for m in await self.service.prompt_messages(game_id)):
             return
         command = getattr(presenter, "command_name", None) or notice["kind"]
         text = channel_gone_text(presenter.display_name, game_id, command)
         for user in notice["users"].values():
+            if late:
+                wanted = localize_kwargs({"content": text}, await self._language(None, user))["content"].strip()
+                if await self._find_shown(None, user, 0, set(), lambda m, w=wanted: m.content.strip() == w):
+                    continue
             await self.dm(user, content=text, nonce=nonce(game_id, "gone", user % 100000))
         await self.service.record_prompt_message(game_id, None, 0, notice["channel"], GONE)
 

@@ -221,6 +221,20 @@ def _virtual_draw(state: dict) -> str | None:
 
 
 def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
+    virtual_bids: list[str | None] = []
+    if state["options"]["players"] == 1:
+        if any(c["type"] == "bid" for c in choices.values()):
+            virtual_bids.append(_virtual_draw(state))
+    else:
+        for v in state["virtual"]:
+            if not v["out"]:
+                virtual_bids.append(_virtual_draw(state))
+    reveal_bids(state, choices, virtual_bids, events)
+
+
+def reveal_bids(state: dict, choices: dict[int, dict], virtual_bids: list[str | None], events: list) -> None:
+    """Show the round's sealed choices (bids, attacks and passes: not the gems a pass takes, nor archiving)
+    and the virtual opponents' bids, and queue their resolution."""
     public = {}
     for seat, ch in choices.items():
         if ch["type"] == "bid":
@@ -239,14 +253,6 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
         else:
             parts.append(f"{p(s)} passes")
     text = "; ".join(parts)
-    virtual_bids: list[str | None] = []
-    if state["options"]["players"] == 1:
-        if any(c["type"] == "bid" for c in choices.values()):
-            virtual_bids.append(_virtual_draw(state))
-    else:
-        for v in state["virtual"]:
-            if not v["out"]:
-                virtual_bids.append(_virtual_draw(state))
     if virtual_bids:
         text += "; virtual opponents bid " + ", ".join(c or "nothing" for c in virtual_bids)
     # Seat keys as strings: events are kept in the state's log, which must stay plain JSON.
@@ -369,6 +375,13 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
         takes.extend(_settle_solo(state, choices, virtual, winners, events))
     for seat, colour in bids:  # once settled, so where a gem goes may depend on whether it won
         bid_gem(state, seat, colour, seat in winners)
+    bids_settled(state, choices, winners, takes)
+    return True
+
+
+def bids_settled(state: dict, choices: dict[int, dict], winners: set[int], takes: list[dict]) -> None:
+    """Once the bids are settled: the winners and the passers leave the auction; the cards won are taken, then
+    the passers take their gems in priority order."""
     passers = priority_order(state, [s for s, c in choices.items() if c["type"] == "pass"])
     active = state["active"]
     for seat in winners:
@@ -377,7 +390,6 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
     for seat in passers:
         active.remove(seat)
     push(state, *takes, *[pass_step(state, s, choices[s].get("gems")) for s in passers])
-    return True
 
 
 def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list,

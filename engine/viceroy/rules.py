@@ -92,6 +92,21 @@ class PaymentSource:
 
 
 @dataclass(frozen=True)
+class PaintSource:
+    """Something besides the gems behind the screen that paints a section at the end (diamonds).
+
+    A painting item flagged ``{key: true}`` is painted with one of them, in the colour it names; ``noun`` names
+    them in texts and in the painting prompt; ``held(state, seat)`` is how many the seat may paint with;
+    ``spend(state, seat, items)`` takes them for those items (plain ``{"slot", "section", "color"}``).
+    """
+
+    key: str
+    noun: str
+    held: Callable[[dict, int], int]
+    spend: Callable[[dict, int, list[dict]], None]
+
+
+@dataclass(frozen=True)
 class Scorer:
     """One scoring category: ``score(ctx)`` gives its points (and may add to ``ctx.details``)."""
 
@@ -108,6 +123,8 @@ class Ruleset:
     decisions: dict[str, Decision] = field(default_factory=dict)
     rewards: dict[str, Callable[..., None]] = field(default_factory=dict)
     payment_sources: list[PaymentSource] = field(default_factory=list)
+    # What paints at the end besides the gems behind the screen (the base game has nothing else).
+    paint_sources: list[PaintSource] = field(default_factory=list)
     laws: dict[int, Law] = field(default_factory=dict)
     scorers: list[Scorer] = field(default_factory=list)
     views: list[Callable[[dict, int | None, dict, dict], None]] = field(default_factory=list)
@@ -155,6 +172,7 @@ class Ruleset:
             decisions=dict(self.decisions),
             rewards=dict(self.rewards),
             payment_sources=list(self.payment_sources),
+            paint_sources=list(self.paint_sources),
             laws=dict(self.laws),
             scorers=list(self.scorers),
             views=list(self.views),

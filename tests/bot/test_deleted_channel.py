@@ -3,6 +3,9 @@ get their results by DM."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 import pytest
 
 import tests.service.toygame as toygame
@@ -104,5 +107,38 @@ async def test_with_several_games_a_dm_command_reaches_the_one_whose_channel_is_
                              what="the bot to learn that the channel is gone")
         rec = await ann.slash(ann.dm_channel, "toy abandon")
         assert f"game #{gone_game}?" in rec.reply.content, rec.reply.content
+    finally:
+        await table.stop_bot()
+
+
+async def test_the_gone_notice_shown_before_a_crash_is_not_sent_again_past_the_nonce_window(fake_discord, tmp_path):
+    world = fake_discord
+    table = await _channel_deleted(world, tmp_path)
+    try:
+        ann, bo = table.users
+        bot = table.bot
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=any_control) for i, u in enumerate((ann, bo))]
+        await world.wait_for(lambda: any(s.current_prompt() is not None for s in sims), timeout=30, what="a prompt")
+        for sim in sims:
+            await sim.step()
+        await table.settle()
+        await world.wait_for(lambda: _told(ann) and _told(bo), timeout=30, what="both players told")
+        game_id = (await bot.service.games_for_user(ann.id))[0].id
+        # The process died after Discord showed the notices and before it recorded them, and restarted once
+        # Discord had forgotten the nonces: the announcement is delivered again with nothing recorded.
+        gone = [m.id for m in await bot.service.prompt_messages(game_id) if m.purpose == "gone"]
+        await bot.service.retire_prompt_messages(gone)
+        with sqlite3.connect(table.db) as con:
+            oid, sent = con.execute("SELECT id, sent FROM outbox WHERE game_id=? AND delivered_at IS NOT NULL "
+                                    "ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
+        await bot.service.outbox_progress(oid, json.loads(sent or "{}"), delivered=False)
+        world.nonce_window = 0.0
+        bot.announcer.nonce_trusted = 0.0
+        async with bot.announcer.lock(game_id):
+            assert await bot.announcer.deliver(game_id)
+        await table.settle()
+        for user in (ann, bo):
+            assert sum("is gone" in m.content for m in user.dms()) == 1, f"{user.name} was told once"
+        assert any(m.purpose == "gone" for m in await bot.service.prompt_messages(game_id)), "recorded again"
     finally:
         await table.stop_bot()

@@ -23,8 +23,7 @@ from .. import cards as C
 from .. import pyramid as P
 from ..auction import auction_offer, cards_at
 from ..errors import IllegalAction
-from ..painting import apply_painting
-from ..rules import Decision, PaymentSource, Ruleset, Scorer, enter
+from ..rules import Decision, PaintSource, PaymentSource, Ruleset, Scorer
 from ..state import COLORS, ask, bool_arg, clean_gems, ev, gem_total, int_arg, p, priority_order, zero
 from .carddata import ANY_CIRCLE_BONUS, DIAMONDS
 
@@ -267,72 +266,14 @@ def _wrap_bid_gem(inner):  # noqa: ANN001, ANN202
 # ------------------------------------------------------------------------------------------- painting
 
 
-def start_painting(state: dict, events: list) -> None:
-    """The base game's end (hands discarded, screens lifted), with diamonds that can paint too."""
-    state["phase"] = "painting"
-    state["active"] = []
-    for player in state["players"]:
-        if player["hand"]:
-            state["discard"].extend(player["hand"])
-            player["hand"] = []
-    ev(events, "all", "game_end", "The last turn is over. Screens are lifted; hands are discarded. "
-       "Paint circle sections with leftover gems and diamonds, or skip.")
-    for seat, player in enumerate(state["players"]):
-        if (gem_total(player["gems"]) == 0 and held(state, seat) == 0) or not P.paintable_sections(player["pyramid"]):
-            player["painted"] = []
-    if all(pl["painted"] is not None for pl in state["players"]):
-        enter(state, "over", events)
-
-
-def paint(state: dict, seat: int, action: dict, events: list) -> None:
-    """Paint with gems and diamonds: an item ``{"slot", "section", "color", "diamond": true}`` uses a diamond."""
-    player = state["players"][seat]
-    if player["painted"] is not None:
-        raise IllegalAction("You have already painted.", "already_painted")
-    if action["type"] != "paint":
-        raise IllegalAction("The game is over: paint circle sections with your leftover gems, or skip.", "bad_type")
-    items = action.get("paint")
-    if not isinstance(items, list) or any(not isinstance(i, dict) for i in items):
-        raise IllegalAction("Painting lists the sections to paint (or nothing to skip).", "bad_paint")
-    for item in items:
-        if not isinstance(item.get("diamond", False), bool):
-            raise IllegalAction("Say for each section whether a diamond paints it (yes or no).", "bad_paint")
-    with_diamonds = [i for i in items if i.get("diamond")]
-    have = held(state, seat)
-    if len(with_diamonds) > have:
-        raise IllegalAction(f"You have {have} diamond{'s' if have != 1 else ''} to paint with, not {len(with_diamonds)}.",
-                            "no_diamond")
-    budget = dict(player["gems"])
-    for item in with_diamonds:
-        if item.get("color") in budget:
-            budget[item["color"]] += 1
-    try:
-        spent = apply_painting(player["pyramid"], budget, items)
-    except ValueError as exc:
-        raise IllegalAction(str(exc), "bad_paint") from exc
-    for item in with_diamonds:
-        spent[item["color"]] -= 1
-    for c in COLORS:
-        player["gems"][c] -= spent[c]  # the gems now lie on the painted sections
+def _paint_with_diamonds(state: dict, seat: int, items: list[dict]) -> None:
     d = slice_of(state)
-    d["held"][seat] -= len(with_diamonds)
-    d["painted"][seat] = [{k: i[k] for k in ("slot", "section", "color")} for i in with_diamonds]
-    player["painted"] = [{k: i[k] for k in ("slot", "section", "color")} for i in items if not i.get("diamond")]
-    n = len(items)
-    ev(events, "all", "painted", f"{p(seat)} paints {n} section{'s' if n != 1 else ''}"
-       + (f" ({len(with_diamonds)} with diamonds)" if with_diamonds else "") + ".",
-       seat=seat, paint=player["painted"], diamonds=d["painted"][seat])
-    if all(pl["painted"] is not None for pl in state["players"]):
-        enter(state, "over", events)
+    d["held"][seat] -= len(items)
+    d["painted"][seat] = items
 
 
-def painting_pending(state: dict) -> dict[int, dict]:
-    return {
-        seat: {"kind": "paint", "seat": seat, "submitted": False, "gems": dict(player["gems"]),
-               "diamonds": held(state, seat)}
-        for seat, player in enumerate(state["players"])
-        if player["painted"] is None
-    }
+# Diamonds paint too: a painting item ``{"slot", "section", "color", "diamond": true}`` uses one.
+DIAMOND_PAINT = PaintSource(key="diamond", noun="diamonds", held=held, spend=_paint_with_diamonds)
 
 
 # ------------------------------------------------------------------------------------------- views
@@ -449,8 +390,7 @@ def install(rules: Ruleset) -> None:
     rules.steps["diamond_bids_done"] = _resolve_after(auction.resolve)
     rules.decisions["diamond_bid"] = Decision(_check_diamond_bid, _default_diamond_bid)
     rules.bid_gem = _wrap_bid_gem(rules.bid_gem)
-    painting = rules.phases["painting"]
-    rules.phases["painting"] = replace(painting, start=start_painting, act=paint, pending=painting_pending)
+    rules.paint_sources.append(DIAMOND_PAINT)
     rules.views.append(view)
     rules.prompt_choices["auction"] = _auction_choices
     rules.prompt_choices["paint"] = lambda state, seat, prompt: {"gems": dict(state["players"][seat]["gems"]),

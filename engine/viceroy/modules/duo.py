@@ -21,12 +21,12 @@ from dataclasses import replace
 from .. import cards as C
 from .. import laws as L
 from .. import pyramid as P
-from ..auction import auction_cards, pass_step, remove_from_auction
+from ..auction import auction_cards, bids_settled, remove_from_auction, reveal_bids
 from ..errors import IllegalAction
 from ..rewards import take_card
 from ..rules import Law, Ruleset, Scorer
 from ..scoring import unused_attacks
-from ..state import ev, p, priority_order, push
+from ..state import ev, p
 
 NAME = "duo"
 LAYOUT = (("red", "green"), ("blue", "yellow"))
@@ -55,25 +55,7 @@ def spot_name(spot: dict) -> str:
 
 def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
     """The reveal: bids, attacks and passes (no virtual bids)."""
-    public = {}
-    for seat, ch in choices.items():
-        if ch["type"] == "bid":
-            public[seat] = {"type": "bid", "color": ch["color"], "card": ch["card"]}
-        elif ch["type"] == "attack":
-            public[seat] = {"type": "attack", "card": ch["card"]}
-        else:
-            public[seat] = {"type": "pass"}
-    text = "; ".join(
-        f"{p(s)} " + (
-            f"bids {c['color']} for {C.label(c['card'])}" if c["type"] == "bid"
-            else f"attacks for {C.label(c['card'])}" if c["type"] == "attack" else "passes"
-        )
-        for s, c in sorted(public.items())
-    )
-    ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.",
-       choices={str(k): v for k, v in public.items()}, virtual=[])
-    state["queue"].append({"op": "auction_resolve", "choices": {str(k): v for k, v in choices.items()},
-                           "virtual": [], "stage": 0})
+    reveal_bids(state, choices, [], events)
 
 
 def step_bids(state: dict, step: dict, events: list) -> bool:
@@ -109,14 +91,7 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
             ev(events, "all", "bid_fails", f"{name.capitalize()}: {why}; nobody gets a card.", color=name)
     for s in bids:  # once settled, so where a gem goes may depend on whether it won
         bid_gem(state, s, choices[s]["color"], s in winners)  # type: ignore[misc]
-    passers = priority_order(state, [s for s, c in choices.items() if c["type"] == "pass"])
-    active = state["active"]
-    for seat in winners:
-        if seat in active:
-            active.remove(seat)
-    for seat in passers:
-        active.remove(seat)
-    push(state, *takes, *[pass_step(state, s, choices[s].get("gems")) for s in passers])
+    bids_settled(state, choices, winners, takes)
     return True
 
 
