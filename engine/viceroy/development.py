@@ -284,7 +284,10 @@ def start(state: dict, events: list) -> None:
 
 def auto_pass_empty_hands(state: dict, events: list) -> None:
     active, players = state["active"], state["players"]
-    if all(players[seat]["hand"] for seat in active):
+    for seat in active:
+        if not players[seat]["hand"]:
+            break
+    else:
         return  # (the usual case: everyone still holds a card)
     for seat in list(active):
         if not players[seat]["hand"]:

@@ -18,7 +18,7 @@ bot's event loop included.
 from __future__ import annotations
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
@@ -77,8 +77,10 @@ def paint_sections(cards: dict, paint_list: list[dict]) -> None:
         paint[item["section"]] = item["color"]
 
 
-def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, list[tuple[int, int, int]]]]:
-    """Per circle: the moves worth considering as (colour index, gems needed, score gained)."""
+def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, list[tuple[int, int, int]]]]:
+    """Per circle worth painting, in circle order (level then x): ``((order, sections, colours), moves)``, the
+    moves being (colour index, gems needed, score gained). The circles are read here as ``pyramid.circles``
+    describes them, without building a description of the circles that offer no move."""
     cards = pyramid.get("cards", {})
     # In one pass over the cards: the circle bonus (as pyr.circle_bonus), Heraldry laws, and whether anything
     # is painted yet (before a seat paints nothing is: then no circle needs a look at its paint).
@@ -99,19 +101,47 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
     have = [gems.get(color, 0) for color in COLORS]
     painted: set[str] = set()
     result = []
-    for circle in pyr.circles(pyramid):
-        level = circle["level"]
-        current = 0
-        if circle["single"]:
-            current = circle_value(level, circle["color"], bonus) + heraldry
-        colors = circle["colors"]
+    below_of = pyr._below
+    printed = SECTION_COLORS
+    for order, slot in enumerate(sorted(cards, key=pyr.parse_slot)):
+        below = below_of(slot)
+        if below is None:
+            continue
+        level, ll, lr = below
+        ll_entry = cards.get(ll)
+        lr_entry = cards.get(lr)
+        if ll_entry is None or lr_entry is None:
+            continue
+        upper = cards[slot]
+        # The four sections' colours, paint included (as pyr.circles gives them).
+        paint = ll_entry.get("paint")
+        c0 = paint["top_right"] if paint and "top_right" in paint else printed[ll_entry["card"]]["top_right"]
+        paint = lr_entry.get("paint")
+        c1 = paint["top_left"] if paint and "top_left" in paint else printed[lr_entry["card"]]["top_left"]
+        paint = upper.get("paint")
+        own = printed[upper["card"]]
+        if paint:
+            c2 = paint["bottom_left"] if "bottom_left" in paint else own["bottom_left"]
+            c3 = paint["bottom_right"] if "bottom_right" in paint else own["bottom_right"]
+        else:
+            c2, c3 = own["bottom_left"], own["bottom_right"]
+        colors = [c0, c1, c2, c3]
         if NONE in colors:
             continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
+        current = 0
+        if c1 == c0 and c2 == c0 and c3 == c0:
+            current = circle_value(level, c0, bonus) + heraldry
+        elif ANY in colors:
+            # A multicoloured section (a domain card's) takes whatever colour the others share.
+            real = [c for c in colors if c != ANY]
+            if real.count(real[0]) == len(real):
+                current = circle_value(level, real[0], bonus) + heraldry
+        sections = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
         if any_paint:
             painted = {
                 color
-                for (slot, section), color in zip(circle["sections"], colors, strict=True)
-                if section in (cards[slot].get("paint") or {})
+                for (where, section), color in zip(sections, colors, strict=True)
+                if section in (cards[where].get("paint") or {})
             }
         if len(painted) > 1:
             continue  # a painted section cannot be painted again: no colour fits them all
@@ -125,7 +155,7 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[dict, lis
             if need and gain > 0 and need <= have[k]:
                 options.append((k, need, gain))
         if options:
-            result.append((circle, options))
+            result.append(((order, sections, colors), options))
     return result
 
 
@@ -158,9 +188,11 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
     """Gem prices that make the Lagrangian bound small (coordinate descent over its breakpoints)."""
     lam = [0.0, 0.0, 0.0, 0.0]
     best = _dual(items, budget, lam)
+    # A colour no circle has a move of keeps its price at 0: its pass would find the bound it starts from.
+    present = sorted({k for _, opts in items for k, _, _ in opts})
     for _ in range(3):
         improved = False
-        for k in range(4):
+        for k in present:
             candidates = {0.0}
             # Per circle: its best term without its colour-k move (at least 0), and that move if it has one.
             # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
@@ -309,14 +341,14 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
 
 
 def _paint_list(items: list, chosen: list) -> list[dict]:
-    order = sorted(range(len(items)), key=lambda i: pyr.parse_slot(items[i][0]["slot"]))
+    order = sorted(range(len(items)), key=lambda i: items[i][0][0])  # circle order: level then x
     paint_list: list[dict] = []
     for i in order:
         circle, move = items[i][0], chosen[i]
         if move is None:
             continue
         color = COLORS[move[0]]
-        for (slot, section), current in zip(circle["sections"], circle["colors"], strict=True):
+        for (slot, section), current in zip(circle[1], circle[2], strict=True):
             if current != color and current != ANY:
                 paint_list.append({"slot": slot, "section": section, "color": color})
     return paint_list
@@ -609,8 +641,10 @@ def best_painting(state: dict, seat: int) -> tuple[list[dict], int]:
     items = _circle_options(pyramid, gems)
     if not items:
         return [], 0
-    # Circles worth most first: the bounds then prune early.
-    items.sort(key=lambda item: -max(g for _, _, g in item[1]))
+    # Circles worth most first: the bounds then prune early (a stable sort on each circle's best gain).
+    if len(items) > 1:
+        worth = [-max([g for _, _, g in options]) for _, options in items]
+        items = [items[i] for i in sorted(range(len(items)), key=worth.__getitem__)]
     budget = [gems.get(c, 0) for c in COLORS]
     use = [0, 0, 0, 0]
     for _, options in items:
