@@ -8,6 +8,7 @@ from . import cards as C
 from . import moves as M
 from . import pyramid as P
 from .auction import auction_cards, auction_offer, pass_gems
+from .ending import painting_pending
 from .flow import apply_action
 from .painting import best_painting
 from .payment import INFINITE, auto_payment, unused_infinite
@@ -304,6 +305,11 @@ def _next_seat(state: dict) -> int | None:
         for seat in sorted(state["active"]):
             if (_KEYS[seat] if seat < 8 else str(seat)) not in choices:
                 return seat
+        return None
+    if state["phase"] == "painting" and rules_for(state).phases["painting"].pending is painting_pending:
+        for seat, player in enumerate(state["players"]):
+            if player["painted"] is None:
+                return seat  # the lowest seat still to paint (what the painting prompts give)
         return None
     prompts = pending(state)
     waiting = [s for s, p in prompts.items() if not p.get("submitted")]

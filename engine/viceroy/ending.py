@@ -23,7 +23,7 @@ def start_painting(state: dict, events: list) -> None:
        f"Paint circle sections with {paints_with}, or skip.")
     for seat, player in enumerate(state["players"]):
         nothing = gem_total(player["gems"]) == 0 and not any(src.held(state, seat) for src in sources)
-        if nothing or not P.paintable_sections(player["pyramid"]):
+        if nothing or not P.has_paintable(player["pyramid"]):
             player["painted"] = []
     if all(pl["painted"] is not None for pl in state["players"]):
         enter(state, "over", events)

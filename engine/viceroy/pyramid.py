@@ -286,6 +286,30 @@ def circles(pyramid: dict) -> list[dict]:
     return found
 
 
+def single_circles(pyramid: dict) -> list[dict]:
+    """The single-colour circles of ``circles(pyramid)`` (the ones that score), in the same order; the other
+    circles are only looked at, not described."""
+    cards = _cards(pyramid)
+    found = []
+    for slot in sorted(cards, key=parse_slot):
+        below = _BELOW[slot] if slot in _BELOW else _below(slot)
+        if below is None:
+            continue
+        ll_entry = cards.get(below[1])
+        lr_entry = cards.get(below[2])
+        if ll_entry is None or lr_entry is None:
+            continue
+        upper = cards[slot]
+        first = section_color(ll_entry, "top_right")
+        colors = (first, section_color(lr_entry, "top_left"), section_color(upper, "bottom_left"),
+                  section_color(upper, "bottom_right"))
+        if (colors[1] == first and colors[2] == first and colors[3] == first and first != NONE) or ANY in colors:
+            circle = _circle(cards, slot, upper)
+            if circle is not None and circle["single"]:
+                found.append(circle)
+    return found
+
+
 def completed_circle(pyramid: dict, slot: str, card: int | None = None) -> dict | None:
     """The circle completed by the card at ``slot``, or None on level 1.
 
@@ -347,6 +371,27 @@ def paintable_sections(pyramid: dict) -> list[tuple[str, str]]:
                 if section_color(cards[where], section) not in (ANY, NONE):
                     result.append((where, section))
     return result
+
+
+def has_paintable(pyramid: dict) -> bool:
+    """``bool(paintable_sections(pyramid))``, stopping at the first paintable section (every seat's check at
+    the end of the game)."""
+    cards = _cards(pyramid)
+    for slot, upper in cards.items():
+        below = _BELOW[slot] if slot in _BELOW else _below(slot)
+        if below is None:
+            continue
+        ll_entry = cards.get(below[1])
+        if ll_entry is None:
+            continue
+        lr_entry = cards.get(below[2])
+        if lr_entry is None:
+            continue
+        for entry, section in ((ll_entry, "top_right"), (lr_entry, "top_left"), (upper, "bottom_left"),
+                               (upper, "bottom_right")):
+            if section_color(entry, section) not in (ANY, NONE):
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------- adjacency
@@ -462,6 +507,7 @@ __all__ = [
     "completed_circle",
     "free_after_placing",
     "free_cards",
+    "has_paintable",
     "infinite_gems",
     "law_slots",
     "legal_places",
@@ -474,6 +520,7 @@ __all__ = [
     "parse_slot",
     "power_points",
     "section_color",
+    "single_circles",
     "single_colour",
     "slot_name",
     "token_count",

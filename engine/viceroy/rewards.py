@@ -122,10 +122,8 @@ def reward_items(number: int, level: int, choice: dict) -> list[dict]:
     return list(C.rewards(number, level))
 
 
-def reward_choice(state: dict, number: int, level: int, items: list[dict] | None = None) -> dict:
-    """A simple complete set of reward choices: gems spread over the colours, cards from the small deck."""
-    if items is None:
-        items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
+def _counts(items: list[dict]) -> tuple[int, int]:
+    """The gems to take and the cards to draw that reward items give."""
     gems = draws = 0
     for i in items:
         kind = i["type"]
@@ -133,6 +131,23 @@ def reward_choice(state: dict, number: int, level: int, items: list[dict] | None
             gems += i["amount"]
         elif kind == "cards":
             draws += i["amount"]
+    return gems, draws
+
+
+# (gems, cards) of the printed rows, by (card, level): the same for every play of a card on a level.
+_ROW_COUNTS: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def reward_choice(state: dict, number: int, level: int, items: list[dict] | None = None) -> dict:
+    """A simple complete set of reward choices: gems spread over the colours, cards from the small deck."""
+    if items is None:
+        counts = _ROW_COUNTS.get((number, level))
+        if counts is None:
+            items = C.rewards(number, level) if level < 5 else [i for lv in (1, 2, 3) for i in C.rewards(number, lv)]
+            counts = _ROW_COUNTS[(number, level)] = _counts(items)
+        gems, draws = counts
+    else:
+        gems, draws = _counts(items)
     out: dict = {"level5": "rows"} if level == 5 else {}
     if gems:
         out["gems"] = balanced_gems(state["reserve"], gems)

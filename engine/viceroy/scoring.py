@@ -97,7 +97,7 @@ class ScoreContext:
                     infinite.append((slot, t["color"]))
         infinite.sort(key=lambda item: (pyr.parse_slot(item[0]), item[1]))
         self.bonus = bonus
-        self.single = [c for c in pyr.circles(pyramid) if c["single"]]
+        self.single = pyr.single_circles(pyramid)
         self.infinite = infinite
         self.power_points = power
         self.magic = counts["magic"]
