@@ -51,6 +51,8 @@ from engine.api import GameType, Outcome
 
 from .discord_ui import digest, localize_kwargs, merge_kwargs, message_kwargs, refile, shown_picture
 
+MAX_EMBEDS = 10  # Discord: embeds per message
+
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
 FINAL = "final"  # message records of a posted score sheet (prompt_key: the part's index)
@@ -538,6 +540,10 @@ class Announcer:
                 texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
                 if f"p{seat}" in sent or not user or not texts:
                     continue
+                if live is not None and live.version == row.version and not p["finished"] \
+                        and await self._in_new_prompt(live, presenter, int(seat), texts, names):
+                    sent[f"p{seat}"] = 0  # the first lines of the seat's new prompt: no DM of their own
+                    continue
                 text = "\n".join(texts)[:1900]
                 if searching:  # (a DM that is not there says nothing of the next one: it may have been closed)
                     earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
@@ -554,6 +560,26 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _in_new_prompt(self, live: ActionResult, presenter: Presenter, seat: int, texts: list[str],
+                             names: dict[int, str]) -> bool:
+        """Whether a seat's private lines go out as the first lines (the recap) of the new prompt this commit
+        brings it instead of in a DM of their own: one DM for the decision, not two. Only when the recap holds
+        every line and the prompt opens with it: none is shown for the decision yet (the recap is stored with
+        its draft now, so a prompt sent after a crash opens with it too), or the one shown has this recap."""
+        ctx = self.seat_ctx(live, seat)
+        if ctx is None or ctx.prompt is None or not ctx.prompt.waiting:
+            return False
+        recap = presenter.recap(live.public, live.private.get(seat, []), seat, names)
+        if not recap or any(text not in recap for text in texts):
+            return False
+        shown = any(m.seat == seat and m.prompt_key == ctx.key and m.purpose in sync.PROMPT_PURPOSES
+                    for m in await self.service.prompt_messages(live.game_id))
+        if shown:
+            stored = await self.service.note_in_draft(live.game_id, seat, ctx.key, {})
+            return stored.get(RECAP) == recap
+        await self.service.note_in_draft(live.game_id, seat, ctx.key, {RECAP: recap})
+        return True
 
     async def _lines_with_table(self, row: OutboxRow, live: ActionResult, presenter: Presenter, i: int,
                                 chunk: str, picture: Any, sent: dict) -> bool:
@@ -730,34 +756,41 @@ class Announcer:
         # The sheet's first part (for the link in each player's result), also when an earlier try posted it.
         first: Any = next((discord.Object(m.message_id) for m in records
                            if m.purpose == FINAL and m.prompt_key == "0" and m.message_id), None)
-        for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
-            if str(i) in posted:
+        specs = presenter.final(result.game_id, outcome, result.public_view, names)
+        if specs:  # the score sheet: who won by how much, and the same table again
+            specs[0].description = f"{presenter.summary_line(outcome, names)}\n{specs[0].description or ''}".rstrip()
+            specs[0].rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
+        # One final post: the sheet with its other parts (the final pyramids) under it, as far as one message
+        # holds them; parts an earlier try left unposted go out one by one.
+        whole = not posted and len(specs) <= MAX_EMBEDS
+        for group in ([list(range(len(specs)))] if whole and specs else [[i] for i in range(len(specs))]):
+            if any(str(i) in posted for i in group):
                 continue
-            if i == 0:  # the score sheet: who won by how much, and the same table again
-                spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
-                spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
-            kwargs = await message_kwargs(spec, presenter.embed_color)
+            kwargs = merge_kwargs(*[await message_kwargs(specs[i], presenter.embed_color) for i in group])
+            head = (kwargs.get("embeds") or [None])[0]
             anchor = max([after, *final_ids])
-            if late and anchor and kwargs.get("embed") is not None:
+            if late and anchor and head is not None:
                 # Only after a known message of this game: a sheet's later parts have the same titles in
                 # every game.
-                title = localize_kwargs({"embed": kwargs["embed"]}, await self._language(result.channel_id))["embed"].title
+                title = localize_kwargs({"embed": head}, await self._language(result.channel_id))["embed"].title
                 shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
                                                lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
                 if shown:
-                    await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id, FINAL,
-                                                             prompt_key=str(i))
+                    for i in group:
+                        await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id,
+                                                                 FINAL, prompt_key=str(i))
                     final_ids.append(shown)
-                    if i == 0:
+                    if group[0] == 0:
                         first = discord.Object(shown)
                     continue
                 late = shown is None  # not there: neither is any part after it, nor a result
-            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", i))
+            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", group[0]))
             if msg is not None:
-                await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
-                                                         prompt_key=str(i))
+                for i in group:
+                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
+                                                             prompt_key=str(i))
                 final_ids.append(msg.id)
-            if i == 0:
+            if group[0] == 0:
                 first = msg
         if "dm" in posted:
             return  # the players' own results went out before
