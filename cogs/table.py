@@ -854,7 +854,7 @@ class TableCog(commands.Cog, name="Table"):
         else:
             text = _chosen_text(presenter, action)
             await self._edit_original(interaction, presenter, MessageSpec(
-                title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
+                title="✔ Done", description=f"{text}\nThe results are in the channel; your next prompt comes in "
                                            "a new message."), keep_screen=False)
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:

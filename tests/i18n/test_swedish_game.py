@@ -9,6 +9,8 @@ import os
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.autoplay import SimulatedPlayer, game_over
 from bot.localdiscord import FakeDiscord, FakeMessage
 from engine.viceroy.cards import CARDS
@@ -21,6 +23,8 @@ levels gems gem turn round card cards reward rewards cost costs discard discards
 game over final scores reserve screen only can see decide until everyone has have are is was will into
 their they them which what when where who while after before each every other players player points
 start starts keep kept goes back deck hand circle circles section sections paint painting skip done
+domain diamond diamonds revised character characters auction reserve bonus colour swords shields wins returns
+draws sits both same gets
 """.split())
 CARD_NAME = re.compile("|".join(sorted((re.escape(c["name"]) for c in CARDS.values()), key=len, reverse=True)))
 
@@ -43,7 +47,10 @@ def english_left(text: str, names: set[str]) -> list[str]:
     return sorted(words & ENGLISH)
 
 
-async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path):
+# The base game, and Times of Darkness part 1: domain cards, diamonds and the revised laws, with the aristocrats or
+# with the revised two-player game.
+@pytest.mark.parametrize("modules", ["", "darkness,aristocrats", "darkness,duo"])
+async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str):
     world = fake_discord
     guild = world.add_guild("Viceroyklubben")
     guild.preferred_locale = "sv-SE"
@@ -65,7 +72,7 @@ async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDisco
     table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
     try:
         ann, bo = users
-        rec = await ann.slash(channel, "viceroy new", seats=2)
+        rec = await ann.slash(channel, "viceroy new", seats=2, **({"modules": modules} if modules else {}))
         await table.settle()
         assert rec.reply is not None and rec.reply.embeds
         await bo.click(rec.reply, label="Gå med")

@@ -143,9 +143,11 @@ class ViceroyPresenter(BasePresenter):
         lines = []
         for s in sorted(scores, key=lambda s: -s["total"]):
             b = s["breakdown"]
-            parts = ", ".join(f"{SHORT_LABELS.get(k, k)} {v}" for k, v in b.items())
-            lines.append(f"**{names.get(s['seat'], s['seat'])}**: {s['total']}" + (" 🏆" if s["winner"] else "")
-                         + (f" ({parts})" if parts else ""))
+            # One part per score row (" · " between them): each row reads in every language, whichever rows
+            # the game's modules add.
+            parts = [f"{SHORT_LABELS.get(k, k)} {v}" for k, v in b.items()]
+            lines.append(" · ".join([f"**{names.get(s['seat'], s['seat'])}**: {s['total']}" + (" 🏆" if s["winner"] else ""),
+                                     *parts]))
         return [MessageSpec(title=f"Viceroy game #{game_id}: final scores", description="\n".join(lines),
                             image=Image("scores.png", functools.partial(render_scores, scores, names))),
                 MessageSpec(title="The final pyramids",

@@ -361,9 +361,10 @@ def auction_choices(ctx: SeatCtx, pass_gems: dict[str, int]) -> list[Choice]:
         spot = view.get("auction", {}).get(colour) or {}
         cards = offered.get(colour) or [c for c in (spot.get("base"), spot.get("tip")) if c is not None]
         for card in cards:
+            first = level_reward_text(card, 1)  # none for an aristocrat
             choice = Choice(f"{COLOR_EMOJI[colour]} Bid {colour} for {C.label(card)}", f"bid:{colour}:{card}",
                             costs=f"1{COLOR_LETTER[colour]} (you have {gems.get(colour, 0)})",
-                            gives=f"the card (L1: {level_reward_text(card, 1)})")
+                            gives=f"the card (L1: {first})" if first else "the card")
             if colour not in offered:
                 choice.blocked = shortfall({colour: 1}, gems, lambda c: COLOR_LETTER[c])
             out.append(choice)
