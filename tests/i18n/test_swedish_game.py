@@ -34,6 +34,7 @@ def message_texts(msg: FakeMessage) -> list[str]:
     for embed in msg.embeds:
         texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
         texts += [t for f in embed.get("fields") or [] for t in (f.get("name") or "", f.get("value") or "")]
+    texts += msg.text_displays()  # a components V2 layout
     for comp in msg.iter_components():
         texts += [comp.get("label") or "", comp.get("placeholder") or ""]
         texts += [t for o in comp.get("options") or [] for t in (o.get("label") or "", o.get("description") or "")]
