@@ -885,7 +885,7 @@ class Announcer:
         names = names_map(result.seats)
         return TableCtx(result.game_id, self.game_type(result.kind), result.public_view or {}, names,
                         [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
-                         for seat, p in sorted(result.pending.items())], result.status)
+                         for seat, p in sorted(result.pending.items())], result.status, posted=True)
 
     def _table_plan(self, messages: list, table_key: str | None) -> sync.Plan:
         """The table part of the sync plan (post a new table message, or edit the current one)."""
