@@ -77,12 +77,37 @@ async def test_the_reveal_goes_out_in_the_new_table_message_and_answered_prompts
         await table.stop_bot()
 
 
+class Sent:
+    """A message as the bot created it (before any edit)."""
+
+    def __init__(self, body: dict) -> None:
+        self.content = body.get("content") or ""
+        self.embeds = body.get("embeds") or []
+
+    @property
+    def prompt(self) -> bool:
+        return bool(self.embeds) and "game #" in self.content
+
+
+def assert_screen_pictures_only_when_changed(dms: list[Sent]) -> None:
+    """Each prompt shows the player's screen under it: its lines always, its picture only when the screen changed
+    since a prompt last showed it and the prompt's own picture does not show it already."""
+    screens = [m for m in dms if m.prompt and len(m.embeds) > 1 and "Your screen" in (m.embeds[1].get("title") or "")]
+    assert screens and all("Your gems" in (m.embeds[1].get("description") or "") for m in screens)
+    with_picture = [m for m in screens if (m.embeds[1].get("image") or {}).get("url")]
+    assert with_picture and len(with_picture) < len(screens), "unchanged screens come as text only"
+    for m in screens:
+        if (m.embeds[0].get("image") or {}).get("url") in ("attachment://plan.png", "attachment://dealt.png"):
+            assert m not in with_picture, "the prompt's own picture shows the screen already"
+
+
 async def test_a_whole_game_stays_light(fake_discord, tmp_path):
     """Two players through the real menus, from Start to the score sheet, within the budgets: each click
     answered in one request, at most BOT_REQUESTS_PER_DECISION requests of the bot's own per decision (its
     posts, DMs and edits; how many clicks a decision takes is the players' doing), at most MB_PER_GAME
     uploaded (issue 15); every picture with alt text, the channel's table pictures sized for a phone, and no
-    answer to a click uploads the picture its message already shows."""
+    answer to a click uploads the picture its message already shows, nor a prompt the screen picture an earlier
+    one showed."""
     world = fake_discord
     table, lobby = await lobby_of_two(world, tmp_path)
     # Prompt message -> what each answer to a click on it uploaded: (file, digest), or None for an answer that
@@ -90,6 +115,7 @@ async def test_a_whole_game_stays_light(fake_discord, tmp_path):
     uploads: dict[int, list[tuple[str, str] | None]] = defaultdict(list)
     no_alt: list[str] = []  # files uploaded without a description (alt text)
     channel_tables: list[bytes] = []  # table pictures uploaded to the game's channel
+    created: dict[int, list[Sent]] = defaultdict(list)  # channel -> each message the bot created in it
     read_body = world._read_body
 
     async def reading(request):
@@ -100,7 +126,10 @@ async def test_a_whole_game_stays_light(fake_discord, tmp_path):
             if rec is not None and rec.source_message_id is not None:
                 sent = [(name, hashlib.sha256(data).hexdigest()) for name, data, _ in files.values()]
                 uploads[rec.source_message_id] += sent or [None]
-        described = {a.get("filename") for a in body.get("attachments") or [] if a.get("description")}
+        if request.method == "POST" and parts[-1] == "messages" and "channels" in parts:
+            created[int(parts[-2])].append(Sent(body))
+        message = body.get("data") if "interactions" in parts else body  # a click's answer: its data is the message
+        described = {a.get("filename") for a in (message or {}).get("attachments") or [] if a.get("description")}
         no_alt.extend(name for name, _, _ in files.values() if name not in described)
         if "channels" in parts and str(table.channel.id) in parts:
             channel_tables.extend(data for name, data, _ in files.values() if name == "table.png")
@@ -134,13 +163,15 @@ async def test_a_whole_game_stays_light(fake_discord, tmp_path):
                 assert after is None or before != after, f"message {message_id} got {after[0]} again, byte for byte"
         routine = [m for m in table.channel.messages() if m.author_id == world.bot.id and LINE_NONCE.match(m.nonce or "")]
         assert routine and all(m.flags & SILENT for m in routine), "the step's posts do not notify"
+        for user in table.users:
+            assert_screen_pictures_only_when_changed(created[world.dm_channel_of(user).id])
     finally:
         await table.stop_bot()
 
 
 # Budgets of a 2-player game, guards against regressions (see bench_traffic.py and bench_messages.py for the
-# figures): the bot's own requests per decision are measured at about 2.8, the bytes at about 8.2 MB (issue 15
-# asks for at most 8 MB: not met yet).
+# figures): the bot's own requests per decision are measured at about 2.8; this game's bytes at 8.3-8.5 MB
+# (issue 15 asks for at most 8 MB per game: bench_messages.py's games are at 7.6-7.8 MB, this deal's longer).
 BOT_REQUESTS_PER_DECISION = 3.3
 MB_PER_GAME = 9.0
 
