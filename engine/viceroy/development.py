@@ -100,6 +100,9 @@ def validate(state: dict, seat: int, action: dict, fresh: bool = True) -> dict:
 
 # Law checks that only refuse (they add nothing to the plan): a trusted plan of such a law needs none of them.
 CHECK_ONLY_LAWS: set[object] = set()
+# Law checks that look at the plan alone (not at the state): a plan that passed one passes it again when it
+# resolves, so only its place is checked again then.
+PLAN_ONLY_LAWS: set[object] = set()
 
 
 def read_trusted(state: dict, seat: int, action: dict, rules: Ruleset | None = None) -> dict | None:
@@ -184,7 +187,8 @@ def _still_possible(state: dict, seat: int, plan: dict, rules: Ruleset | None = 
 def _quick_recheck(state: dict, seat: int, plan: dict, rules: Ruleset | None = None) -> bool | None:
     """Whether a checked plan can still be carried out, looking only at what can have changed since it was
     checked: the hand, the open places, the gems and the unused infinite gems (the rest of the check depends
-    on the plan alone). None where this does not apply (laws, other payment sources): the full check then."""
+    on the plan alone). None where this does not apply (laws whose check looks at the state, other payment
+    sources): the full check then."""
     kind = plan["type"]
     if kind == "pass":
         return True
@@ -194,8 +198,16 @@ def _quick_recheck(state: dict, seat: int, plan: dict, rules: Ruleset | None = N
         return False
     if kind == "discard":
         return True
-    sources = (rules or rules_for(state)).payment_sources
-    if number in C.LAW_SET or len(sources) != 1 or sources[0] is not INFINITE:
+    if rules is None:
+        rules = rules_for(state)
+    if number in C.LAW_SET:
+        # A law placed on an open place whose check looks at the plan alone: only the place can be gone.
+        law = rules.laws.get(number, PLACED)
+        if not law.places or (law.validate is not None and law.validate not in PLAN_ONLY_LAWS):
+            return None
+        return plan["slot"] in P.open_places(player["pyramid"], number)
+    sources = rules.payment_sources
+    if len(sources) != 1 or sources[0] is not INFINITE:
         return None
     if plan["slot"] not in P.open_places(player["pyramid"], number):
         return False

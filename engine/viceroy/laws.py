@@ -12,7 +12,7 @@ from dataclasses import replace
 from . import cards as C
 from . import pyramid as P
 from .auction import auction_offer, remove_from_auction
-from .development import CHECK_ONLY_LAWS, play_placed
+from .development import CHECK_ONLY_LAWS, PLAN_ONLY_LAWS, play_placed
 from .errors import IllegalAction
 from .payment import check_infinite
 from .rewards import place_infinite, take_card
@@ -377,6 +377,7 @@ LAWS.update({
 })
 LAWS.update({number: Law(validate=_validate_choice, play=_choose_one) for number in CHOICE_LAWS})
 CHECK_ONLY_LAWS.add(_validate_choice)  # it adds nothing to the plan (a trusted plan skips it)
+PLAN_ONLY_LAWS.add(_validate_choice)  # it looks at the plan alone (not checked again when the plan resolves)
 for _number, _law in list(LAWS.items()):
     if _number in LAW_POINTS:
         LAWS[_number] = replace(_law, score=LAW_POINTS[_number])

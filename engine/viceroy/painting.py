@@ -24,6 +24,8 @@ from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
 # The dynamic programme's work limit: beyond it (large pyramids with large budgets) the search answers.
 _PROGRAMME_STATES = 3000
+# The programme's values: (points, -gems spent) as points * _SCALE - gems spent (never as many gems).
+_SCALE = 1 << 20
 
 
 def apply_painting(pyramid: dict, gems: dict[str, int], paint_list: list[dict]) -> dict[str, int]:
@@ -101,10 +103,10 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
     have = [gems.get(color, 0) for color in COLORS]
     painted: set[str] = set()
     result = []
-    below_of = pyr._below
+    below_of, known = pyr._below, pyr._BELOW
     printed = SECTION_COLORS
     for order, slot in enumerate(sorted(cards, key=pyr.parse_slot)):
-        below = below_of(slot)
+        below = known[slot] if slot in known else below_of(slot)
         if below is None:
             continue
         level, ll, lr = below
@@ -136,25 +138,32 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
             real = [c for c in colors if c != ANY]
             if real.count(real[0]) == len(real):
                 current = circle_value(level, real[0], bonus) + heraldry
-        sections = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
+        sections = None
         if any_paint:
+            sections = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
             painted = {
                 color
                 for (where, section), color in zip(sections, colors, strict=True)
                 if section in (cards[where].get("paint") or {})
             }
-        if len(painted) > 1:
-            continue  # a painted section cannot be painted again: no colour fits them all
-        multi = colors.count(ANY)
+            if len(painted) > 1:
+                continue  # a painted section cannot be painted again: no colour fits them all
+        # A multicoloured section needs no paint: each colour needs the sections of neither it nor ANY.
+        free = 4 - (c0 == ANY) - (c1 == ANY) - (c2 == ANY) - (c3 == ANY)
+        worth = level + heraldry - current
         options = []
-        for k, color in enumerate(COLORS):
+        for k in range(4):
+            color = COLORS[k]
             if painted and color not in painted:
                 continue  # a painted section cannot be painted again
-            need = 4 - colors.count(color) - multi  # a multicoloured section needs no paint
-            gain = level + bonus.get(color, 0) + heraldry - current
-            if need and gain > 0 and need <= have[k]:
-                options.append((k, need, gain))
+            gain = worth + bonus[color]
+            if gain > 0:
+                need = free - (c0 == color) - (c1 == color) - (c2 == color) - (c3 == color)
+                if need and need <= have[k]:
+                    options.append((k, need, gain))
         if options:
+            if sections is None:
+                sections = ((ll, "top_right"), (lr, "top_left"), (slot, "bottom_left"), (slot, "bottom_right"))
             result.append(((order, sections, colors), options))
     return result
 
@@ -190,48 +199,65 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
     best = _dual(items, budget, lam)
     # A colour no circle has a move of keeps its price at 0: its pass would find the bound it starts from.
     present = sorted({k for _, opts in items for k, _, _ in opts})
+    # A colour's pass finds nothing new when no price has moved since its last pass (its own move included):
+    # it would read the same terms and the same candidates, none lower than the bound it left. It is skipped.
+    tried = [-1, -1, -1, -1]  # the pass that last tried each colour's prices
+    moved = -1  # the last pass that lowered the bound
+    passes = 0
     for _ in range(3):
         improved = False
         for k in present:
+            if tried[k] >= 0 and moved <= tried[k]:
+                continue
+            passes += 1
+            tried[k] = passes
             candidates = {0.0}
             # Per circle: its best term without its colour-k move (at least 0), and that move if it has one.
             # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
             rest: list[tuple[float, int, int]] = []
             for _, opts in items:
-                # others = max([0.0] + [g - lam[o] * need for the moves of other colours]), in one pass
+                # others = max([0.0] + [g - lam[o] * need for the moves of other colours]), in one pass (a
+                # circle has one move per colour at most)
                 others = 0.0
                 mine = None
-                for o, need, g in opts:
+                for move in opts:
+                    o = move[0]
                     if o != k:
-                        v = g - lam[o] * need
+                        v = move[2] - lam[o] * move[1]
                         if v > others:
                             others = v
-                    elif mine is None:
-                        mine = [(need, g)]
                     else:
-                        mine.append((need, g))
-                move = (others, 0, 0)
-                if mine is not None:
-                    for need, g in mine:
-                        candidates.add(g / need)
-                        if g > others:
-                            candidates.add((g - others) / need)
-                        move = (others, need, g)
-                rest.append(move)
+                        mine = move
+                if mine is None:
+                    rest.append((others, 0, 0))
+                else:
+                    _, need, g = mine
+                    candidates.add(g / need)
+                    if g > others:
+                        candidates.add((g - others) / need)
+                    rest.append((others, need, g))
             keep = lam[k]
             b0, b1, b2, b3 = budget
             for c in candidates:
                 lam[k] = c
                 # The same sum as sum(lam[j] * budget[j] for j in range(4)), in the same order.
                 value = lam[0] * b0 + lam[1] * b1 + lam[2] * b2 + lam[3] * b3
+                # Every term added is at least 0 and a sum of such terms never shrinks (rounding included):
+                # once it reaches the bar the candidate cannot win, and the rest of the sum is not needed.
+                bar = best - 1e-12
+                if value >= bar:
+                    continue
                 for others, need, g in rest:
                     if need:
                         v = g - c * need
                         value += v if v > others else others
                     else:
                         value += others
-                if value < best - 1e-12:
+                    if value >= bar:
+                        break
+                else:
                     best, keep, improved = value, c, True
+                    moved = passes
             lam[k] = keep
         if not improved:
             break
@@ -279,21 +305,26 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
         return (min(rem[0], cap[0]), min(rem[1], cap[1]), min(rem[2], cap[2]), min(rem[3], cap[3]))
 
     start = clip(tuple(budget), 0)
-    # layer: remaining budget -> (gain, -gems spent); back: per layer, state -> (previous state, move)
-    layer: dict[tuple[int, ...], tuple[int, int]] = {start: (0, 0)}
+    # layer: remaining budget -> value, the pair (gain, -gems spent) as one number, gain * _SCALE - gems spent
+    # (the same order: fewer than _SCALE gems are ever spent); back: per layer, state -> (previous state, move)
+    layer: dict[tuple[int, ...], int] = {start: 0}
     back: list[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int, int] | None]]] = []
+    scale = _SCALE
     work = 0
     for i, (_, options) in enumerate(items):
         work += len(layer)
         if work > limit:
             return None
-        nxt: dict[tuple[int, ...], tuple[int, int]] = {}
+        nxt: dict[tuple[int, ...], int] = {}
         links: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, int, int] | None]] = {}
         hope = best_after[i]
         a0, a1, a2, a3 = alone[i]
         p = priced[i] + 1e-9
         c0, c1, c2, c3 = need_after[i + 1]
-        for rem, (gain, neg_spent) in layer.items():
+        # Each move with what it adds to the value.
+        moves = [(move, move[0], move[1], move[2] * scale - move[1]) for move in options]
+        for rem, value in layer.items():
+            gain = -(-value // scale)
             r0, r1, r2, r3 = rem
             if gain + min(hope, a0[r0] + a1[r1] + a2[r2] + a3[r3]) < lower:
                 continue  # cannot reach a painting already known
@@ -302,37 +333,43 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
             # The next state: the gems left, clipped to what the circles after this one could still use.
             k0, k1, k2, k3 = (r0 if r0 < c0 else c0), (r1 if r1 < c1 else c1), (r2 if r2 < c2 else c2), (r3 if r3 < c3 else c3)
             key = (k0, k1, k2, k3)
-            value = (gain, neg_spent)
             old = nxt.get(key)
             if old is None or value > old:
                 nxt[key] = value
                 links[key] = (rem, None)
-            for move in options:
-                k, need, g = move
-                if rem[k] < need:
-                    continue
+            for move, k, need, add in moves:
                 if k == 0:
+                    if r0 < need:
+                        continue
                     r = r0 - need
                     key = ((r if r < c0 else c0), k1, k2, k3)
                 elif k == 1:
+                    if r1 < need:
+                        continue
                     r = r1 - need
                     key = (k0, (r if r < c1 else c1), k2, k3)
                 elif k == 2:
+                    if r2 < need:
+                        continue
                     r = r2 - need
                     key = (k0, k1, (r if r < c2 else c2), k3)
                 else:
+                    if r3 < need:
+                        continue
                     r = r3 - need
                     key = (k0, k1, k2, (r if r < c3 else c3))
-                value = (gain + g, neg_spent - need)
+                after = value + add
                 old = nxt.get(key)
-                if old is None or value > old:
-                    nxt[key] = value
+                if old is None or after > old:
+                    nxt[key] = after
                     links[key] = (rem, move)
         back.append(links)
         layer = nxt
-        lower = max(lower, max(nxt.values())[0])  # the most points in the layer (its greatest value's)
+        top_gain = -(-max(nxt.values()) // scale)  # the most points in the layer (its greatest value's)
+        if top_gain > lower:
+            lower = top_gain
 
-    final = max(layer, key=lambda s: layer[s])
+    final = max(layer, key=layer.__getitem__)
     chosen: list[tuple[int, int, int] | None] = [None] * n
     state_key = final
     for i in range(n - 1, -1, -1):

@@ -29,7 +29,7 @@ def prompt_key(state: dict, seat: int) -> str | None:
     if prompt is None:
         return None
     if state["decision"] is not None:
-        return f"decide:{prompt['kind']}:{len(state['log'])}"
+        return f"decide:{prompt['kind']}:{len(state['log'])}:{state.get('asked', 0)}"
     phase = rules_for(state).phases[state["phase"]]
     if phase.prompt_key is not None:
         return phase.prompt_key(state, seat, prompt)

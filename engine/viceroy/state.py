@@ -184,7 +184,12 @@ def playable_level(slot: str) -> int:
 
 
 def ask(state: dict, seat: int, kind: str, text: str, **info: object) -> bool:
-    """Stop the queue and ask ``seat`` a question (a *decision*); the answer resumes the current step."""
+    """Stop the queue and ask ``seat`` a question (a *decision*); the answer resumes the current step.
+
+    ``state["asked"]`` counts the questions asked so far (absent in states stored before it was kept): it is
+    part of the decision's prompt key, so two questions in a row are told apart even when nothing public
+    happened between them (a "no" to Archive for each of two cards drawn)."""
+    state["asked"] = state.get("asked", 0) + 1
     state["decision"] = {"seat": seat, "kind": kind, "text": text, **info}
     return False
 

@@ -22,11 +22,13 @@ def stored_layout(state: dict) -> dict:
     """The state in the layout of the stored records (state version 1).
 
     Version 2 keeps the auction as a list of auction cards (``{"colors", "base", "tip"}``) instead of a
-    mapping by colour, and adds ``ext`` (the modules' state, empty in the base game). Nothing else differs.
+    mapping by colour, and adds ``ext`` (the modules' state, empty in the base game). Since then the state
+    also counts the questions asked (``asked``, part of a decision's prompt key). Nothing else differs.
     """
-    if state.get("version") == 1:
-        return state
     out = dict(state)
+    out.pop("asked", None)
+    if state.get("version") == 1:
+        return out
     out["version"] = 1
     out["auction"] = {spot["colors"][0]: {"base": spot["base"], "tip": spot["tip"]} for spot in state["auction"]}
     assert state["ext"] == {}, "the stored records are base games"

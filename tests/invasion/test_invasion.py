@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine.viceroy import IllegalAction, apply_action, view
+from engine.viceroy import IllegalAction, apply_action, prompt_key, view
 from engine.viceroy import moves as M
 from engine.viceroy.modules import common
 from engine.viceroy.modules.invasion import (
@@ -36,7 +36,8 @@ from tests.invasion.helpers import (
     total_gems,
 )
 
-GOBLINS, WOLVES, ORCS, TROLL, HARPIES = 201, 202, 207, 208, 209
+GOBLINS, WOLVES, GIANT_RATS, ORCS, TROLL, HARPIES = 201, 202, 204, 207, 208, 209
+ARCHIVE = 78
 DRAGON, LICH = 217, 218
 STACK = [GOBLINS, ORCS, TROLL, DRAGON]  # costs: r g b | r r | g b | r
 NONE = {"type": "combat", "defeat": 0}
@@ -298,6 +299,27 @@ def test_combat_a_reward_that_cannot_be_taken_in_full_may_be_taken_as_it_is():
     settle(state)
     assert sum(state["players"][0]["gems"].values()) == 5  # all the reserve had
     assert combat_card(state, 0)["tokens"] == []
+
+
+def test_combat_two_cards_drawn_under_archive_are_two_questions_with_two_prompt_keys():
+    """The Giant Rats draw two cards: with Archive in the pyramid each is a question, and a "no" to the first
+    (nothing public happens) must not leave the second under the same prompt key, or the game master takes
+    the second question for the one already answered and never asks it."""
+    state = at_combat(stack=[GIANT_RATS])
+    set_pyramid(state, 0, {"1:0": 50, "1:2": ARCHIVE})
+    set_screen(state, 0, gems(red=1, yellow=2))
+    submit(state, {0: fight(1, gems(red=1, yellow=2)), 1: NONE})
+    first = state["decision"]
+    assert first["kind"] == "archive" and first["seat"] == 0
+    key = prompt_key(state, 0)
+    log = len(state["log"])
+    apply_action(state, 0, {"type": "decide", "archive": False})
+    second = state["decision"]
+    assert second["kind"] == "archive" and second["seat"] == 0 and second["card"] != first["card"]
+    assert len(state["log"]) == log  # nothing public in between
+    assert prompt_key(state, 0) != key
+    apply_action(state, 0, {"type": "decide", "archive": False})
+    assert first["card"] in state["players"][0]["hand"] and second["card"] in state["players"][0]["hand"]
 
 
 def test_combat_penalty_card_for_defeating_no_monster():

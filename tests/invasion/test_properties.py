@@ -1,8 +1,9 @@
 """Property checks over AI games with the invasion module in every combination with the other modules.
 
 After every action: gems (16 per colour, combat cards included) and diamonds (4 per player) are conserved and
-no count goes negative; every game ends with three combats; its record replays to the identical state; no view
-shows another seat's sealed combat plan or screen.
+no count goes negative; no seat is asked again under a prompt key it has already acted on (the game master
+would take the new question for the one answered); every game ends with three combats; its record replays to
+the identical state; no view shows another seat's sealed combat plan or screen.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from engine.viceroy import GAME, apply_action, new_game, view
 from engine.viceroy.ai import choose_action
-from engine.viceroy.prompts import pending
+from engine.viceroy.prompts import pending, prompt_key
 from tests.darkness.test_properties import canonical, seat_counts
 from tests.engine.helpers import all_counts_non_negative
 from tests.invasion.helpers import COLORS, invasion, total_diamonds, total_gems
@@ -29,11 +30,15 @@ def play(modules: list[str], players: int, seed: int) -> tuple[dict, list[tuple[
     state = new_game(options, seed, players)
     rng = random.Random(seed)
     record: list[tuple[int, dict]] = []
+    acted_on: set[tuple[int, str | None]] = set()
     for _ in range(5000):
         prompts = pending(state)
         if not prompts:
             break
         seat = rng.choice(sorted(s for s, p in prompts.items() if not p.get("submitted")))
+        key = (seat, prompt_key(state, seat))
+        assert key not in acted_on, (modules, players, seed, key)
+        acted_on.add(key)
         action = choose_action(state, seat, rng)
         apply_action(state, seat, action)
         record.append((seat, action))
