@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.harness import Table, new_table, open_lobby, posted_totals, start_game
 
@@ -16,7 +16,7 @@ PUBLIC_IMAGES = {"table.png", "scores.png", "pyramid.png"}
 async def play_to_end(table: Table, players: list[FakeUser], channel: FakeChannel | None = None) -> list[int]:
     channel = channel or table.channel
     sims = [SimulatedPlayer(table.world, u, channel, seed=i) for i, u in enumerate(players)]
-    counts = await asyncio.gather(*(s.run(timeout=240) for s in sims))
+    counts = await play_together(sims, timeout=240)
     await table.world.idle(timeout=30)
     return list(counts)
 
