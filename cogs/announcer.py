@@ -918,7 +918,7 @@ class Announcer:
         names = names_map(result.seats)
         return TableCtx(result.game_id, self.game_type(result.kind), result.public_view or {}, names,
                         [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
-                         for seat, p in sorted(result.pending.items())], result.status)
+                         for seat, p in sorted(result.pending.items())], result.status, posted=True)
 
     def _table_plan(self, messages: list, table_key: str | None) -> sync.Plan:
         """The table part of the sync plan (post a new table message, or edit the current one)."""
@@ -1056,7 +1056,9 @@ class Announcer:
 
     async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
                            s: sync.SeatState, screens: dict[int, Any] | None = None) -> None:
-        """A new prompt by DM, with the seat's screen under it when the game has hidden information."""
+        """A new prompt by DM, with the seat's screen under it when the game has hidden information: its lines
+        always, its picture only when the screen changed since a prompt last showed it and the prompt's own
+        picture does not show it already."""
         ctx = self.seat_ctx(result, s.seat)
         if ctx is None or ctx.prompt is None or s.user_id is None:
             return
@@ -1067,11 +1069,14 @@ class Announcer:
         drawn = digest(kwargs.get("file"))
         screen = presenter.screen(result.game_id, ctx.view, s.seat, names) \
             if s.screen_key is not None and not s.dm_closed else None
+        changed = screens is None or s.seat in screens
+        if screen is not None and (not changed or (spec.image is not None and spec.image.shows_screen)):
+            screen.image = None  # the same picture is on an earlier prompt, or in this one's own
         if screen is not None:
             kwargs = merge_kwargs(kwargs, await message_kwargs(screen, presenter.embed_color))
         msg, why = await self.send_dm(s.user_id, **kwargs,
                                       nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
-        if msg is not None and screen is not None:
+        if msg is not None and screen is not None and changed:
             old = (screens or {}).get(s.seat)
             if old is not None:
                 await self.service.retire_prompt_messages([old.id])

@@ -4,14 +4,13 @@ replies, buttons and menus, as sent and as edited) is scanned for English left o
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 from pathlib import Path
 
 import pytest
 
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
 from engine.viceroy.cards import CARDS
 from tests.bot.harness import Table
@@ -80,7 +79,7 @@ async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDisco
         await table.settle()
         await ann.click(rec.reply, label="Starta")
         sims = [SimulatedPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
-        await asyncio.gather(*(s.run(timeout=600) for s in sims))
+        await play_together(sims, timeout=600)
         await world.idle(timeout=30)
         assert game_over(channel), "the game did not reach its Swedish score sheet"
     finally:

@@ -145,10 +145,10 @@ def render_pyramid(pyramid: dict, name: str, slots: list[str] | None = None) -> 
     return draw(pyramid, name, None, slots) if slots is not None else draw(pyramid, name)
 
 
-def render_table(view: dict, names: dict[int, str]) -> bytes:
+def render_table(view: dict, names: dict[int, str], *, narrow: bool = False) -> bytes:
     from rendering import render_table as draw
 
-    return draw(view, names)
+    return draw(view, names, narrow=narrow)
 
 
 def slot_labels(slots: list[str]) -> dict[str, str]:

@@ -164,7 +164,7 @@ class SetupKind(GemForms):
         _reward_controls(ctx, spec, draft, lines)
         spec.rows.append([ctx.button("Confirm", "confirm", "success")])
         spec.description = "\n".join(lines)
-        spec.image = Image("dealt.png", lambda: render_screen(view), stable=True)
+        spec.image = Image("dealt.png", lambda: render_screen(view), stable=True, shows_screen=True)
         return spec
 
     def on_control(self, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
@@ -206,7 +206,8 @@ class DevelopmentKind(GemForms):
             spec.description = "\n".join(lines)
             # The first step shows what a plan starts from: the hand and the pyramid.
             view_, seat, name = ctx.view, ctx.seat, ctx.names.get(ctx.seat)
-            spec.image = Image("plan.png", lambda: render_plan_start(view_, seat, name), stable=True)
+            spec.image = Image("plan.png", lambda: render_plan_start(view_, seat, name), stable=True,
+                               shows_screen=True)
             return spec
         kind = draft["action"]
         number = draft.get("card")
