@@ -22,8 +22,8 @@ levels gems gem turn round card cards reward rewards cost costs discard discards
 game over final scores reserve screen only can see decide until everyone has have are is was will into
 their they them which what when where who while after before each every other players player points
 start starts keep kept goes back deck hand circle circles section sections paint painting skip done
-domain diamond diamonds revised character characters auction reserve bonus colour swords shields wins returns
-draws sits both same gets
+domain diamond diamonds revised character characters auction reserve colour swords shields wins returns
+draws sits both
 """.split())
 CARD_NAME = re.compile("|".join(sorted((re.escape(c["name"]) for c in CARDS.values()), key=len, reverse=True)))
 
