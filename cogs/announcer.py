@@ -540,10 +540,6 @@ class Announcer:
                 texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
                 if f"p{seat}" in sent or not user or not texts:
                     continue
-                if live is not None and live.version == row.version and not p["finished"] \
-                        and await self._in_new_prompt(live, presenter, int(seat), texts, names):
-                    sent[f"p{seat}"] = 0  # the first lines of the seat's new prompt: no DM of their own
-                    continue
                 text = "\n".join(texts)[:1900]
                 if searching:  # (a DM that is not there says nothing of the next one: it may have been closed)
                     earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
@@ -560,26 +556,6 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
-
-    async def _in_new_prompt(self, live: ActionResult, presenter: Presenter, seat: int, texts: list[str],
-                             names: dict[int, str]) -> bool:
-        """Whether a seat's private lines go out as the first lines (the recap) of the new prompt this commit
-        brings it instead of in a DM of their own: one DM for the decision, not two. Only when the recap holds
-        every line and the prompt opens with it: none is shown for the decision yet (the recap is stored with
-        its draft now, so a prompt sent after a crash opens with it too), or the one shown has this recap."""
-        ctx = self.seat_ctx(live, seat)
-        if ctx is None or ctx.prompt is None or not ctx.prompt.waiting:
-            return False
-        recap = presenter.recap(live.public, live.private.get(seat, []), seat, names)
-        if not recap or any(text not in recap for text in texts):
-            return False
-        shown = any(m.seat == seat and m.prompt_key == ctx.key and m.purpose in sync.PROMPT_PURPOSES
-                    for m in await self.service.prompt_messages(live.game_id))
-        if shown:
-            stored = await self.service.note_in_draft(live.game_id, seat, ctx.key, {})
-            return stored.get(RECAP) == recap
-        await self.service.note_in_draft(live.game_id, seat, ctx.key, {RECAP: recap})
-        return True
 
     async def _lines_with_table(self, row: OutboxRow, live: ActionResult, presenter: Presenter, i: int,
                                 chunk: str, picture: Any, sent: dict) -> bool:

@@ -33,11 +33,6 @@ async def _game_with_lines(world, tmp_path):
     """A game played until an announcement has shown a channel line and a private line (and an earlier one
     a channel line)."""
     table, _ = await two_player_game(world, tmp_path)
-
-    async def own_dm(*args: object) -> bool:
-        return False  # private lines go out in DMs of their own here, never as the first lines of a prompt
-
-    table.bot.announcer._in_new_prompt = own_dm
     sims = await past_setup(table)
     game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
     for _ in range(40):
