@@ -4,11 +4,12 @@ per turn, bytes uploaded per game.
     python benchmarks/bench_messages.py [--games 3] [--seed 11]
 
 Two simulated people (bot/autoplay.py: they read each prompt and answer through the bot's real menus,
-buttons and forms, one complete decision at a time) play whole games on the local fake Discord (strict,
-rate limits on). Counted from Start to the final post (bot/localdiscord/tally.py): every tap (button,
-menu choice, form), every new DM and whether it notified (messages sent `silent` do not), every channel
-post, every uploaded byte. Targets (issue 15): taps per turn median <= 5, new DMs per player per turn <= 2,
-channel posts per turn <= 3, <= 8 MB uploaded per game.
+buttons and forms, one complete decision at a time, never an option marked as not possible) play whole games
+on the local fake Discord (strict, rate limits on). Counted from Start to the final post
+(bot/localdiscord/tally.py): every tap (button, menu choice, form; a tap on Back is a dead end), every new DM
+and whether it notified (messages sent `silent` do not), every channel post, every uploaded byte. Targets
+(issue 15): taps per turn median <= 5 and no dead end, new DMs per player per turn <= 2, channel posts per
+turn <= 3, <= 8 MB uploaded per game. A turn is counted from its table message (bot/localdiscord/tally.py).
 """
 
 from __future__ import annotations
@@ -36,13 +37,17 @@ async def play_one(seed: int, tmp: Path) -> dict:
     game = await play_game(["Ann", "Bo"], seed, tmp, label="messages")
     users = game.users
     t = tally(game.world, game.channel, users, since=game.since, uploads_since=game.first_upload)
+    dms = t.per_player_turn(t.dms, users)
     return {
         "turns": len(t.turns),
         "taps": t.median_taps(users),
+        "dead_ends": sum(t.dead_ends.values()),
         "dms": t.max_dms(users),
-        "dms_mean": statistics.mean(t.per_player_turn(t.dms, users)),
+        "dms_median": statistics.median(dms),
+        "dms_mean": statistics.mean(dms),
         "notifying": t.max_notifying_dms(users),
         "posts": t.max_posts(),
+        "posts_median": t.median_posts(),
         "posts_mean": statistics.mean(t.posts[x] for x in t.turns),
         "mb": t.uploaded / 1e6,
         "refused": len(game.world.violations),
@@ -56,12 +61,13 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         results = [asyncio.run(play_one(args.seed + g, Path(tmp))) for g in range(args.games)]
-    print("| game | turns | taps per turn (median) | new DMs per player per turn (max / mean) | of them notifying (max) "
-          "| channel posts per turn (max / mean) | MB uploaded | refused |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| game | turns | taps per turn (median) | dead ends | new DMs per player per turn (median / mean / max) "
+          "| of them notifying (max) | channel posts per turn (median / mean / max) | MB uploaded | refused |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for i, r in enumerate(results):
-        print(f"| {i + 1} | {r['turns']} | {r['taps']:g} | {r['dms']} / {r['dms_mean']:.1f} | {r['notifying']} | "
-              f"{r['posts']} / {r['posts_mean']:.1f} | {r['mb']:.1f} | {r['refused']} |")
+        print(f"| {i + 1} | {r['turns']} | {r['taps']:g} | {r['dead_ends']} | {r['dms_median']:g} / {r['dms_mean']:.1f} / "
+              f"{r['dms']} | {r['notifying']} | {r['posts_median']:g} / {r['posts_mean']:.1f} / {r['posts']} | "
+              f"{r['mb']:.1f} | {r['refused']} |")
     print(f"\ntargets: taps per turn median <= {TARGET_TAPS}, new DMs per player per turn <= {TARGET_DMS}, "
           f"channel posts per turn <= {TARGET_POSTS}, <= {TARGET_MB:g} MB per game")
 

@@ -54,6 +54,10 @@ async def play_game(names: list[str], seed: int, tmp: Path, *, label: str = "ben
         await world.wait_for(lambda: bool(world.commands(guild)), timeout=30, what="command sync")
         rec = await users[0].slash(channel, "viceroy new", seats=len(users), timeout=30)
         await world.idle()
+        # The command is deferred ("thinking") and answered when the lobby is made: on a loaded machine that can
+        # be after the world has gone quiet for a moment.
+        await world.wait_for(lambda: rec.reply is not None and any(b.get("label") == "Join" for b in rec.reply.buttons()),
+                             timeout=60, what="the lobby")
         for user in users[1:]:
             await user.click(rec.reply, label="Join", timeout=30)
             await world.idle()

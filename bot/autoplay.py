@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -74,6 +75,22 @@ async def any_control(player: SimulatedPlayer, msg: FakeMessage) -> None:
     await player._click(msg, player.rng.choice(buttons))
 
 
+async def play_together(players: list[SimulatedPlayer], *, timeout: float = 300.0) -> list[int]:
+    """Run every simulated player of a game until it is over; the decisions each made. When one fails, the
+    others are stopped and the error says what every player saw last (a stuck game is usually stuck on
+    someone else's side)."""
+    tasks = [asyncio.ensure_future(p.run(timeout=timeout)) for p in players]
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    failed = next((t for t in tasks if t in done and t.exception() is not None), None)
+    if failed is None:
+        return [t.result() for t in tasks]
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    everyone = "\n".join(f"  {p.user.name}: {p._situation()}" for p in players)
+    raise AssertionError(f"{failed.exception()}\nevery player:\n{everyone}") from failed.exception()
+
+
 class SimulatedPlayer:
     """Plays one seat through the bot's Discord interface."""
 
@@ -116,10 +133,20 @@ class SimulatedPlayer:
         return None
 
     def _situation(self) -> str:
-        """What this player sees last, for a failure message: the newest DMs and the keys answered."""
+        """What this player sees last, for a failure message: the newest DMs (with their controls, disabled
+        ones marked), the newest private answers, the last interactions and how the bot answered them, and
+        the keys answered."""
+        def control(c: dict[str, Any]) -> str:
+            return str(c.get("custom_id", c.get("label"))) + (" (disabled)" if c.get("disabled") else "")
+
         seen = [f"{prompt_key(m)}:{(m.embeds[0].get('title') if m.embeds else m.content)!r}:"
-                f"{[c.get('custom_id', c.get('label')) for c in m.iter_components()]}" for m in self.user.dms()[-3:]]
-        return f"newest DMs {seen}; answered {sorted(self.done_keys)[-5:]}"
+                f"{[control(c) for c in m.iter_components()]}" for m in self.user.dms()[-3:]]
+        notes = [m.content[:120] for m in self.user.ephemerals()[-2:]]
+        now = time.monotonic()
+        clicks = [f"{r.data.get('custom_id', r.data.get('name'))} -> response {r.response_type} "
+                  f"{now - r.created:.0f}s ago" for r in self.user.interactions()[-3:]]
+        return (f"newest DMs {seen}; private answers {notes}; last interactions {clicks}; "
+                f"answered {sorted(self.done_keys)[-5:]}")
 
     async def run(self, *, timeout: float = 300.0, max_decisions: int = 2000) -> int:
         """Play until the game is over; returns the number of decisions made."""
@@ -177,8 +204,6 @@ class SimulatedPlayer:
         return len(messages), sum(m.edits for m in messages)
 
     def world_time(self) -> float:
-        import time
-
         return time.monotonic()
 
     # ------------------------------------------------------------------ acting

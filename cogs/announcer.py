@@ -51,6 +51,8 @@ from engine.api import GameType, Outcome
 
 from .discord_ui import digest, localize_kwargs, merge_kwargs, message_kwargs, refile, shown_picture
 
+MAX_EMBEDS = 10  # Discord: embeds per message
+
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 20.0  # seconds for one Discord request made while announcing
 FINAL = "final"  # message records of a posted score sheet (prompt_key: the part's index)
@@ -730,34 +732,41 @@ class Announcer:
         # The sheet's first part (for the link in each player's result), also when an earlier try posted it.
         first: Any = next((discord.Object(m.message_id) for m in records
                            if m.purpose == FINAL and m.prompt_key == "0" and m.message_id), None)
-        for i, spec in enumerate(presenter.final(result.game_id, outcome, result.public_view, names)):
-            if str(i) in posted:
+        specs = presenter.final(result.game_id, outcome, result.public_view, names)
+        if specs:  # the score sheet: who won by how much, and the same table again
+            specs[0].description = f"{presenter.summary_line(outcome, names)}\n{specs[0].description or ''}".rstrip()
+            specs[0].rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
+        # One final post: the sheet with its other parts (the final pyramids) under it, as far as one message
+        # holds them; parts an earlier try left unposted go out one by one.
+        whole = not posted and len(specs) <= MAX_EMBEDS
+        for group in ([list(range(len(specs)))] if whole and specs else [[i] for i in range(len(specs))]):
+            if any(str(i) in posted for i in group):
                 continue
-            if i == 0:  # the score sheet: who won by how much, and the same table again
-                spec.description = f"{presenter.summary_line(outcome, names)}\n{spec.description or ''}".rstrip()
-                spec.rows = [[Button(REMATCH, ids.table_id(result.game_id, "rematch"), "success")]]
-            kwargs = await message_kwargs(spec, presenter.embed_color)
+            kwargs = merge_kwargs(*[await message_kwargs(specs[i], presenter.embed_color) for i in group])
+            head = (kwargs.get("embeds") or [None])[0]
             anchor = max([after, *final_ids])
-            if late and anchor and kwargs.get("embed") is not None:
+            if late and anchor and head is not None:
                 # Only after a known message of this game: a sheet's later parts have the same titles in
                 # every game.
-                title = localize_kwargs({"embed": kwargs["embed"]}, await self._language(result.channel_id))["embed"].title
+                title = localize_kwargs({"embed": head}, await self._language(result.channel_id))["embed"].title
                 shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
                                                lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
                 if shown:
-                    await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id, FINAL,
-                                                             prompt_key=str(i))
+                    for i in group:
+                        await self.service.record_prompt_message(result.game_id, None, shown, result.channel_id,
+                                                                 FINAL, prompt_key=str(i))
                     final_ids.append(shown)
-                    if i == 0:
+                    if group[0] == 0:
                         first = discord.Object(shown)
                     continue
                 late = shown is None  # not there: neither is any part after it, nor a result
-            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", i))
+            msg = await self.send_channel(result.channel_id, **kwargs, nonce=nonce(result.game_id, "final", group[0]))
             if msg is not None:
-                await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
-                                                         prompt_key=str(i))
+                for i in group:
+                    await self.service.record_prompt_message(result.game_id, None, msg.id, result.channel_id, FINAL,
+                                                             prompt_key=str(i))
                 final_ids.append(msg.id)
-            if i == 0:
+            if group[0] == 0:
                 first = msg
         if "dm" in posted:
             return  # the players' own results went out before
@@ -885,7 +894,7 @@ class Announcer:
         names = names_map(result.seats)
         return TableCtx(result.game_id, self.game_type(result.kind), result.public_view or {}, names,
                         [Waiting(seat, names.get(seat, str(seat)), p.deadline, p.waiting)
-                         for seat, p in sorted(result.pending.items())], result.status)
+                         for seat, p in sorted(result.pending.items())], result.status, posted=True)
 
     def _table_plan(self, messages: list, table_key: str | None) -> sync.Plan:
         """The table part of the sync plan (post a new table message, or edit the current one)."""
@@ -1023,7 +1032,9 @@ class Announcer:
 
     async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
                            s: sync.SeatState, screens: dict[int, Any] | None = None) -> None:
-        """A new prompt by DM, with the seat's screen under it when the game has hidden information."""
+        """A new prompt by DM, with the seat's screen under it when the game has hidden information: its lines
+        always, its picture only when the screen changed since a prompt last showed it and the prompt's own
+        picture does not show it already."""
         ctx = self.seat_ctx(result, s.seat)
         if ctx is None or ctx.prompt is None or s.user_id is None:
             return
@@ -1034,11 +1045,14 @@ class Announcer:
         drawn = digest(kwargs.get("file"))
         screen = presenter.screen(result.game_id, ctx.view, s.seat, names) \
             if s.screen_key is not None and not s.dm_closed else None
+        changed = screens is None or s.seat in screens
+        if screen is not None and (not changed or (spec.image is not None and spec.image.shows_screen)):
+            screen.image = None  # the same picture is on an earlier prompt, or in this one's own
         if screen is not None:
             kwargs = merge_kwargs(kwargs, await message_kwargs(screen, presenter.embed_color))
         msg, why = await self.send_dm(s.user_id, **kwargs,
                                       nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
-        if msg is not None and screen is not None:
+        if msg is not None and screen is not None and changed:
             old = (screens or {}).get(s.seat)
             if old is not None:
                 await self.service.retire_prompt_messages([old.id])

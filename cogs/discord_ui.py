@@ -12,13 +12,14 @@ import asyncio
 import concurrent.futures
 import hashlib
 import io
+import re
 import types
 from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader
+from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader, reading
 from bot.ui import ids
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select, cut
 
@@ -72,15 +73,15 @@ TableButton = _dynamic("TableButton", discord.ui.Item, ids.UNSEATED_TEMPLATE,
 DYNAMIC_ITEMS = (PromptControl, TableButton)
 
 
-def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
-    """The buttons and menus of a spec, labelled in the current reader's language (bot.i18n.reading)."""
-    if not rows:
-        return None
+def _control_rows(rows: list[list[Button | Select]]) -> list[list[discord.ui.Item]]:
+    """The buttons and menus of a spec as persistent discord.py items, a list per row (at most five), labelled
+    in the current reader's language (bot.i18n.reading)."""
     locale, game = reader()
     if locale != DEFAULT_LOCALE:
         rows = localize(MessageSpec(rows=rows), locale, game).rows
-    view = discord.ui.View(timeout=None)
-    for r, row in enumerate(rows[:5]):
+    out: list[list[discord.ui.Item]] = []
+    for row in rows[:5]:
+        items: list[discord.ui.Item] = []
         for comp in row:
             if isinstance(comp, Button):
                 item: discord.ui.Item = discord.ui.Button(label=cut(comp.label, 80), custom_id=comp.custom_id,
@@ -100,9 +101,20 @@ def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
                                          min_values=comp.min_values, max_values=comp.max_values)
                 control = ids.ControlId.decode(comp.custom_id)
                 cls = TableButton if control is not None and control.surface in ("lobby", "table") else PromptControl
-            dyn = cls(item)
-            dyn.row = r
-            view.add_item(dyn)
+            items.append(cls(item))
+        out.append(items)
+    return out
+
+
+def view_from_rows(rows: list[list[Button | Select]]) -> discord.ui.View | None:
+    """The buttons and menus of a spec, labelled in the current reader's language (bot.i18n.reading)."""
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for r, items in enumerate(_control_rows(rows)):
+        for item in items:
+            item.row = r
+            view.add_item(item)
     return view
 
 
@@ -174,6 +186,54 @@ async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPL
     view = view_from_rows(spec.rows)
     if view is not None:
         kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
+    return kwargs
+
+
+V2_TEXT_MAX = 4000  # Discord: characters of all the text displays of a components V2 message together
+
+
+def layout_from_spec(spec: MessageSpec, color: int, file: discord.File | None = None) -> discord.ui.LayoutView:
+    """A spec (already in its reader's language) as a components V2 layout: one container in the game's
+    colour holding the title as a heading, the text, each field, the picture in a media gallery (with its alt
+    text), the footer in small print, and the buttons and menus in action rows."""
+    texts = [f"## {spec.title}" if spec.title else "", spec.content or "", spec.description or ""]
+    texts += [f"**{name}**\n{value}" for name, value in spec.fields]
+    texts.append(f"-# {spec.footer}" if spec.footer else "")
+    container: discord.ui.Container = discord.ui.Container(
+        accent_colour=spec.color if spec.color is not None else color)
+    room = V2_TEXT_MAX
+    for text in texts:
+        if text and room > 1:
+            text = cut(text, room)
+            container.add_item(discord.ui.TextDisplay(text))
+            room -= len(text)
+    if file is not None:
+        container.add_item(discord.ui.MediaGallery(
+            discord.MediaGalleryItem(f"attachment://{file.filename}", description=file.description)))
+    for items in _control_rows(spec.rows):
+        if items:
+            container.add_item(discord.ui.ActionRow(*items))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    return view
+
+
+async def layout_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
+                        locale: str | None = None, game: str | None = None) -> dict:
+    """Keyword arguments for send() or an edit that show ``spec`` as a components V2 message: view and, with a
+    picture, file; never content or embeds, which Discord refuses beside the IS_COMPONENTS_V2 flag (discord.py
+    sets it for a LayoutView). In ``locale`` (None: the current reader's, see bot.i18n.reading)."""
+    if locale is None:
+        locale, game = reader()
+    with reading(locale, game):
+        spec = localize(spec, locale, game)
+        file = None
+        if spec.image is not None:
+            data = await asyncio.get_running_loop().run_in_executor(RENDER_POOL, spec.image.render)
+            file = file_for(data, spec.image.filename, limit, alt_text(spec))
+        kwargs: dict = {"view": layout_from_spec(spec, color, file)}
     if file is not None:
         kwargs["file"] = file
     return kwargs
@@ -273,6 +333,9 @@ def form_values(data: dict) -> dict[str, str]:
     return values
 
 
+_HEADING = re.compile(r"(?:#{1,3}|-#) ")
+
+
 def _localize_embed(embed: discord.Embed, text: Callable[[str | None], str | None]) -> discord.Embed:
     out = embed.copy()
     out.title = text(embed.title)
@@ -315,4 +378,15 @@ def localize_kwargs(kwargs: dict, locale: str, game: str | None = None) -> dict:
     if isinstance(view, discord.ui.View):
         for child in view.children:
             _localize_item(child, cat.text)
+    elif isinstance(view, discord.ui.LayoutView):  # a components V2 layout: its texts, alt texts and controls
+        for child in view.walk_children():
+            if isinstance(child, discord.ui.TextDisplay):
+                head = _HEADING.match(child.content)  # a heading's or small print's mark stays as it is
+                mark = head.group(0) if head else ""
+                child.content = mark + (cat.text(child.content[len(mark):]) or child.content[len(mark):])
+            elif isinstance(child, discord.ui.MediaGallery):
+                for item in child.items:
+                    item.description = cat.text(item.description) if item.description else item.description
+            else:
+                _localize_item(child, cat.text)
     return out

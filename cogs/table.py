@@ -58,6 +58,7 @@ from .discord_ui import (
     DYNAMIC_ITEMS,
     digest,
     form_values,
+    layout_kwargs,
     message_kwargs,
     modal,
     render,
@@ -854,7 +855,7 @@ class TableCog(commands.Cog, name="Table"):
         else:
             text = _chosen_text(presenter, action)
             await self._edit_original(interaction, presenter, MessageSpec(
-                title="✔ Done", description=f"{text} The results are in the channel; your next prompt comes in "
+                title="✔ Done", description=f"{text}\nThe results are in the channel; your next prompt comes in "
                                            "a new message."), keep_screen=False)
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
@@ -1082,7 +1083,8 @@ class TableCog(commands.Cog, name="Table"):
             near = [label for _, label in p.card_matches(query, 8)]
             raise ServiceError(no_card_text(query, near))
         await self._think(interaction, ephemeral=True)
-        await self._answer(interaction, ephemeral=True, **await message_kwargs(spec, p.embed_color, self._limit(interaction)))
+        # A components V2 layout: the card's name, its rows or law text and its face in one container.
+        await self._answer(interaction, ephemeral=True, **await layout_kwargs(spec, p.embed_color, self._limit(interaction)))
 
     async def _log(self, interaction: discord.Interaction, game: _Game, count: int, game_id: int | None = None) -> None:
         info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)

@@ -72,9 +72,10 @@ def render_plan_start(seat_view: Mapping, seat: int, player_name: str | None = N
     return encode_png(fit(img), palette=True)
 
 
-def render_table(public_view: Mapping, names: Names | None = None) -> bytes:
-    """PNG of the whole table from the public view: status, auction row and every pyramid."""
-    return encode_png(table_image(public_view, names), palette=True)
+def render_table(public_view: Mapping, names: Names | None = None, *, narrow: bool = False) -> bytes:
+    """PNG of the whole table from the public view: status, auction row and every pyramid; ``narrow``: laid
+    out for a phone (see table_image)."""
+    return encode_png(table_image(public_view, names, narrow=narrow), palette=True)
 
 
 def render_scores(scores: Sequence[Mapping], names: Names | None = None) -> bytes:

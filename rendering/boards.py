@@ -33,6 +33,10 @@ from .style import (
 PAD = 20
 GAP = 14
 MAX_SIDE = 2400
+# The table laid out for a phone (table_image's ``narrow``): Discord shows a picture at the width of the screen,
+# so a 1,850 px table is read at a fifth of its size; this one at about half.
+NARROW_WIDTH = 900
+NARROW_COLUMN = NARROW_WIDTH - 2 * PAD
 
 
 def _fit(img: Image.Image, max_side: int = MAX_SIDE) -> Image.Image:
@@ -98,25 +102,29 @@ def auction_image(auction_view: Mapping) -> Image.Image:
     return img
 
 
-def auction_strip(auction_view: Mapping, card_w: int = 190) -> Image.Image:
-    """A one-row auction for the table: per colour, base then tip, under a colour tab."""
+def auction_strip(auction_view: Mapping, card_w: int = 190, per_row: int = 4) -> Image.Image:
+    """The auction for the table: per colour, base then tip, under a colour tab; ``per_row`` colours a row
+    (4: one row; 2: two rows, for a narrow picture)."""
     card_h = round(CARD_H * card_w / CARD_W)
     tab_h = 44
     group_w = 2 * card_w + 8
-    width = PAD * 2 + 4 * group_w + 3 * GAP * 2
-    height = tab_h + card_h + 30
-    img, d = new_canvas(width, height, BG)
+    row_h = tab_h + card_h + 30
+    rows = -(-len(COLORS) // per_row)
+    width = PAD * 2 + per_row * group_w + (per_row - 1) * GAP * 2
+    img, d = new_canvas(width, rows * row_h + (rows - 1) * GAP, BG)
     for i, color in enumerate(COLORS):
-        x = PAD + i * (group_w + GAP * 2)
-        _color_tab(d, (x, 0, x + group_w, tab_h - 6), color, f"{COLOR_LETTER[color]} \u00b7 {COLOR_NAME[color]}", 26)
+        x = PAD + (i % per_row) * (group_w + GAP * 2)
+        y = (i // per_row) * (row_h + GAP)
+        _color_tab(d, (x, y, x + group_w, y + tab_h - 6), color, f"{COLOR_LETTER[color]} \u00b7 {COLOR_NAME[color]}", 26)
         for j, where in enumerate(("base", "tip")):
             cx = x + j * (card_w + 8)
             number = _slot_card(auction_view, color, where)
             if number is None:
-                _empty_slot(d, (cx + 3, tab_h + 3, cx + card_w - 3, tab_h + card_h - 3), "empty", 22)
+                _empty_slot(d, (cx + 3, y + tab_h + 3, cx + card_w - 3, y + tab_h + card_h - 3), "empty", 22)
             else:
-                img.paste(_scaled_face(number, card_w), (cx, tab_h))
-            d.text((cx + card_w // 2, tab_h + card_h + 14), where, font=font(20, True), fill=TEXT_SOFT, anchor="mm")
+                img.paste(_scaled_face(number, card_w), (cx, y + tab_h))
+            d.text((cx + card_w // 2, y + tab_h + card_h + 14), where, font=font(20, True), fill=TEXT_SOFT,
+                   anchor="mm")
     return img
 
 
@@ -225,12 +233,16 @@ def _player_caption(p: Mapping, seat: int, names: Sequence[str] | Mapping[int, s
     return player_name(names, seat), extras
 
 
-def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] | None) -> Image.Image:
-    """Status line, reserve, the auction row, then every pyramid (two per row, scaled to a common width)."""
+def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] | None, *,
+                narrow: bool = False) -> Image.Image:
+    """Status line, reserve, the auction row, then every pyramid (two per row, scaled to a common width).
+
+    ``narrow``: laid out for a phone, at most NARROW_WIDTH wide: the auction in two rows, the pyramids one
+    under the other (each at most NARROW_COLUMN wide)."""
     players = list(public_view.get("players") or [])
-    ncols = 1 if len(players) <= 1 else 2
-    col_w = 900 if ncols == 2 else 1100
-    strip = auction_strip(public_view.get("auction") or {})
+    ncols = 1 if len(players) <= 1 or narrow else 2
+    col_w = NARROW_COLUMN if narrow else 900 if ncols == 2 else 1100
+    strip = auction_strip(public_view.get("auction") or {}, per_row=2 if narrow else 4)
     pyramids = []
     for seat, p in enumerate(players):
         s = p.get("seat", seat) if isinstance(p.get("seat"), int) else seat
@@ -243,18 +255,21 @@ def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] |
     width = max(strip.width, grid_w + 2 * PAD)
     rows = [pyramids[i:i + ncols] for i in range(0, len(pyramids), ncols)]
     row_heights = [max(p.height for p in row) for row in rows]
-    head_h = 64
+    reserve = public_view.get("reserve") or {}
+    reserve_y = 64 if narrow else 14  # narrow: the reserve under the status line, not beside it
+    head_h = reserve_y + 50 if narrow and reserve else 64
     height = head_h + strip.height + GAP + sum(h + GAP for h in row_heights) + PAD
     img, d = new_canvas(width, height, BG)
-    d.text((PAD, 14), _status_line(public_view), font=font(30, True), fill=TEXT)
-    reserve = public_view.get("reserve") or {}
+    status = _status_line(public_view)
+    d.text((PAD, 14), status, font=fit_font(status, width - 2 * PAD, 30, True) if narrow else font(30, True), fill=TEXT)
     if reserve:
         x = width - PAD - 4 * 100
-        d.text((x - 12, 34), "reserve", font=font(24), fill=TEXT_SOFT, anchor="rm")
+        d.text((x - 12, reserve_y + 20), "reserve", font=font(24), fill=TEXT_SOFT, anchor="rm")
         for color in COLORS:
             sprite = icon("gem", 40, color)
-            img.paste(sprite, (x, 14), sprite)
-            d.text((x + 44, 34), str(int(reserve.get(color, 0))), font=font(30, True), fill=TEXT, anchor="lm")
+            img.paste(sprite, (x, reserve_y), sprite)
+            d.text((x + 44, reserve_y + 20), str(int(reserve.get(color, 0))), font=font(30, True), fill=TEXT,
+                   anchor="lm")
             x += 100
     img.paste(strip, ((width - strip.width) // 2, head_h))
     y = head_h + strip.height + GAP

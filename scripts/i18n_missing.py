@@ -39,6 +39,7 @@ def message_texts(msg: Any) -> list[str]:
         texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
         for f in embed.get("fields") or []:
             texts += [f.get("name") or "", f.get("value") or ""]
+    texts += msg.text_displays()  # a components V2 layout
     for comp in msg.iter_components():
         texts += [comp.get("label") or "", comp.get("placeholder") or ""]
         for opt in comp.get("options") or []:

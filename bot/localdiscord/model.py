@@ -176,6 +176,25 @@ class FakeMessage:
         walk(self.components)
         return found
 
+    def text_displays(self) -> list[str]:
+        """What a components V2 message says: every text display's text and every media item's description
+        (alt text), in order, whatever the layout nesting."""
+        found: list[str] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for comp in items:
+                if comp.get("type") == 10 and comp.get("content"):
+                    found.append(comp["content"])
+                found.extend(item["description"] for item in comp.get("items") or []
+                             if isinstance(item, dict) and item.get("description"))
+                if isinstance(comp.get("components"), list):
+                    walk(comp["components"])
+                if isinstance(comp.get("accessory"), dict):
+                    walk([comp["accessory"]])
+
+        walk(self.components)
+        return found
+
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in self.iter_components() if c.get("type") == 2]
 

@@ -1,5 +1,6 @@
-"""Counting what a game cost its players on the fake Discord, per turn: taps, new DMs (and how many of them
-notified), channel posts, bytes uploaded. Used by the message-budget test and benchmarks/bench_messages.py.
+"""Counting what a game cost its players on the fake Discord, per turn: taps (and how many of them were on
+Back: dead ends), new DMs (and how many of them notified), channel posts, bytes uploaded.
+Used by the message-budget test and benchmarks/bench_messages.py.
 
 A message or tap belongs to the turn of the newest table message (an embed titled "... turn N ...") posted
 before it: snowflakes grow with time, so ids order messages and interactions alike.
@@ -22,12 +23,15 @@ if TYPE_CHECKING:
 MESSAGE_FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
 TURN = re.compile(r"\bturn (\d+)\b", re.IGNORECASE)
 TAP_TYPES = (3, 5)  # a component (button, menu) or a modal submitted
+# A tap on Back: the player went down a road the menus let them take and could not finish it (a dead end).
+BACK = ":back"
 
 
 @dataclass
 class Tally:
     turns: list[int]
     taps: Counter[tuple[int, int]] = field(default_factory=Counter)  # (user id, turn) -> taps
+    dead_ends: Counter[tuple[int, int]] = field(default_factory=Counter)  # ... of them on Back
     dms: Counter[tuple[int, int]] = field(default_factory=Counter)  # (user id, turn) -> new DMs from the bot
     notifying_dms: Counter[tuple[int, int]] = field(default_factory=Counter)  # ... of them without "silent"
     posts: Counter[int] = field(default_factory=Counter)  # turn -> new channel messages from the bot
@@ -40,6 +44,9 @@ class Tally:
         """Median over (player, turn) of the taps a player made in a turn in which they made any."""
         taps = [n for n in self.per_player_turn(self.taps, users) if n]
         return statistics.median(taps) if taps else 0.0
+
+    def median_posts(self) -> float:
+        return statistics.median(self.posts[t] for t in self.turns) if self.turns else 0.0
 
     def max_dms(self, users: list[FakeUser]) -> int:
         return max(self.per_player_turn(self.dms, users), default=0)
@@ -87,6 +94,8 @@ def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, si
             turn = turn_of(rec.id)
             if turn is not None:
                 out.taps[(rec.user_id, turn)] += 1
+                if str((rec.data or {}).get("custom_id", "")).endswith(BACK):
+                    out.dead_ends[(rec.user_id, turn)] += 1
     for user in users:
         for msg in _bot_messages(world, user.dm_channel, since):
             turn = turn_of(msg.id)

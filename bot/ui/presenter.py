@@ -129,6 +129,9 @@ class TableCtx:
     names: dict[int, str]
     pending: list[Waiting]
     status: str = "active"
+    # The table message the game posts in its channel (read on phones, one after another), rather than the
+    # table asked for on demand (`/<game> status`), which shows everything at full size.
+    posted: bool = False
 
     @property
     def waiting(self) -> list[Waiting]:

@@ -50,6 +50,7 @@ class Image:
     render: Callable[[], bytes]
     stable: bool = False
     alt: str = ""  # alt text (the attachment's description); empty: the message's title stands in
+    shows_screen: bool = False  # it draws the seat's private screen: a prompt with it needs no screen picture
 
 
 @dataclass

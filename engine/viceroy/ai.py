@@ -214,20 +214,27 @@ def _development(state: dict, seat: int, rng: random.Random) -> dict:
         values = _ROW_VALUES.get(number)
         if values is None:
             values = _ROW_VALUES[number] = {}
+        paid: dict[int, tuple | None] = {}  # per level: the payment (the same for every place on it), or None
         for slot, level in places:
             if costs is not None:
-                left = costs[level]  # shared table: copied below only when it changes
-                used = []
-                if refs:
-                    left = dict(left)
-                    for ref, colour in refs:
-                        if left[colour] > 0:
-                            left[colour] -= 1
-                            used.append(ref)
-                if (gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"]
-                        or gems["yellow"] < left["yellow"]):
-                    continue
-                payment = (left, used)
+                if level in paid:
+                    payment = paid[level]
+                    if payment is None:
+                        continue
+                else:
+                    left = costs[level]  # shared table: copied below only when it changes
+                    used = []
+                    if refs:
+                        left = dict(left)
+                        for ref, colour in refs:
+                            if left[colour] > 0:
+                                left[colour] -= 1
+                                used.append(ref)
+                    if (gems["red"] < left["red"] or gems["green"] < left["green"] or gems["blue"] < left["blue"]
+                            or gems["yellow"] < left["yellow"]):
+                        paid[level] = None
+                        continue
+                    payment = paid[level] = (left, used)
             else:
                 payment = auto_payment(player, number, level, state)
                 if payment is None:

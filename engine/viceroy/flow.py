@@ -22,12 +22,14 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
     ``trusted``: the action was built by the engine itself from this state's legal options (the baseline AI's
     seats), so a sealed phase's choice is read without checking it again where the phase's check has a trusted
     reading, and a phase's act runs its trusted counterpart where it has one (``rules.trust``); the result is
-    the same, only faster. Anything else is checked as always.
+    the same, only faster; nor are the action's shape and the seat checked (the engine made them). Anything
+    else is checked as always.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("That is not an action.", "bad_action")
-    if not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise IllegalAction("There is no such seat in this game.", "bad_seat")
+    if not trusted:  # (an action the engine built has an action's shape and a seat of the game)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("That is not an action.", "bad_action")
+        if not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
+            raise IllegalAction("There is no such seat in this game.", "bad_seat")
     rules = rules_for(state)
     if state["phase"] == "over":
         raise IllegalAction("This game is over.", "game_over")

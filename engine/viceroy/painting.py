@@ -103,10 +103,10 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
     have = [gems.get(color, 0) for color in COLORS]
     painted: set[str] = set()
     result = []
-    below_of = pyr._below
+    below_of, known = pyr._below, pyr._BELOW
     printed = SECTION_COLORS
     for order, slot in enumerate(sorted(cards, key=pyr.parse_slot)):
-        below = below_of(slot)
+        below = known[slot] if slot in known else below_of(slot)
         if below is None:
             continue
         level, ll, lr = below
@@ -199,9 +199,18 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
     best = _dual(items, budget, lam)
     # A colour no circle has a move of keeps its price at 0: its pass would find the bound it starts from.
     present = sorted({k for _, opts in items for k, _, _ in opts})
+    # A colour's pass finds nothing new when no price has moved since its last pass (its own move included):
+    # it would read the same terms and the same candidates, none lower than the bound it left. It is skipped.
+    tried = [-1, -1, -1, -1]  # the pass that last tried each colour's prices
+    moved = -1  # the last pass that lowered the bound
+    passes = 0
     for _ in range(3):
         improved = False
         for k in present:
+            if tried[k] >= 0 and moved <= tried[k]:
+                continue
+            passes += 1
+            tried[k] = passes
             candidates = {0.0}
             # Per circle: its best term without its colour-k move (at least 0), and that move if it has one.
             # While only lam[k] moves, the bound is the sum of max(rest, g - lam[k] * need) over circles.
@@ -248,6 +257,7 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
                         break
                 else:
                     best, keep, improved = value, c, True
+                    moved = passes
             lam[k] = keep
         if not improved:
             break

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.app import GameMasterBot
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.config import Settings
 from bot.localdiscord import (
     FakeChannel,
@@ -140,7 +140,7 @@ async def play_out(table: Table, players: list[FakeUser], *, strategy=None, time
     """Each of ``players`` plays its seat to the end (seeded by its place in the list); the game is over and
     the bot is quiet. The decisions each made."""
     sims = [SimulatedPlayer(table.world, u, table.channel, seed=i, strategy=strategy) for i, u in enumerate(players)]
-    counts = await asyncio.gather(*(s.run(timeout=timeout) for s in sims))
+    counts = await play_together(sims, timeout=timeout)
     await table.settle()
     assert game_over(table.channel)
     return list(counts)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from tests.bot.harness import new_table
 from tests.e2e_restart import assert_records_replay, kill_and_restart, start_game, title, until
 from tests.e2e_restart import start as _start  # other games' restart tests import it from here
@@ -40,7 +38,7 @@ async def test_restart_mid_auction_and_mid_development_loses_nothing(fake_discor
 
         # And the game plays on to its end (a bot that stopped answering would fail here: there is no
         # second restart to hide it).
-        await asyncio.gather(*(s.run(timeout=360) for s in sims))  # the budget the three tries used to share
+        await play_together(sims, timeout=360)  # the budget the three tries used to share
         assert game_over(table.channel)
     finally:
         table.kill_process()

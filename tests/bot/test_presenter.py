@@ -228,3 +228,23 @@ def test_a_replan_offers_the_development_choices_and_answers_with_a_decision():
     spec = PRESENTER.prompt_kind(ctx.prompt).render(ctx, draft)
     assert spec.title == "Choose again" and "can no longer be carried out" in spec.description
     assert _control(ctx, draft, "pass", []) == {"type": "decide", "plan": {"type": "pass"}}
+
+
+def test_a_law_plans_menus_show_what_the_player_chose():
+    """Royal Decree's auction-card menu keeps the card chosen (a menu that forgot it looked unanswered, and
+    a player could not tell their plan was ready)."""
+    state = _game_at("development")
+    state["players"][0]["hand"] = [69, *state["players"][0]["hand"]]
+    ctx = _ctx(state, 0)
+    draft = fresh_draft(ctx.key)
+    _control(ctx, draft, "card", ["play:69"])
+
+    def menu(op: str) -> Select:
+        spec = PRESENTER.prompt_kind(ctx.prompt).render(ctx, draft)
+        return next(c for c in _all_controls(spec) if isinstance(c, Select) and c.custom_id.endswith(f":{op}"))
+
+    _control(ctx, draft, "slot", [menu("slot").options[0].value])
+    take = menu("take").options[-1].value
+    assert not any(o.default for o in menu("take").options)
+    _control(ctx, draft, "take", [take])
+    assert [o.value for o in menu("take").options if o.default] == [take]

@@ -7,12 +7,10 @@ from the shared layer, which therefore holds nothing specific to Viceroy.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 import tests.service.toygame as toygame
-from bot.autoplay import SimulatedPlayer, any_control, controls, game_over
+from bot.autoplay import SimulatedPlayer, any_control, controls, game_over, play_together
 from bot.presenters import register_presenter
 from tests.bot.harness import new_table, open_lobby, posted_totals
 from tests.bot.toy_presenter import PRESENTER
@@ -52,7 +50,7 @@ async def test_a_toy_game_end_to_end_through_the_bot(fake_discord, tmp_path):
         await table.settle()
         sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=any_control)
                 for i, u in enumerate((ann, bo))]
-        counts = await asyncio.gather(*(s.run(timeout=120) for s in sims))
+        counts = await play_together(sims, timeout=120)
         await table.settle()
         assert game_over(table.channel) and all(c >= 3 for c in counts)
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]

@@ -3,6 +3,8 @@ every game: its full face and a text line per row, or its printed text."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from bot.games import game_types
@@ -11,6 +13,7 @@ from engine.viceroy import cards as C
 from tests.bot.harness import new_table
 
 PNG = b"\x89PNG\r\n\x1a\n"
+COMPONENTS_V2 = 1 << 15
 
 
 def _games_with_cards() -> list[str]:
@@ -66,14 +69,16 @@ async def test_card_command_and_its_autocomplete(fake_discord, tmp_path):
         await rec.wait_done(timeout=20)
         await table.settle()
         reply = rec.messages[-1]
-        assert reply.ephemeral and "Usurpation" in reply.embeds[0]["title"]
-        assert "in place of any other card" in reply.embeds[0]["description"]
-        assert reply.filenames == ["card.png"]
+        # A components V2 layout (no embed): the name as a heading, the law text, the face with its alt text.
+        assert reply.ephemeral and reply.flags & COMPONENTS_V2 and not reply.embeds and not reply.content
+        texts = reply.text_displays()
+        assert texts[0] == "## #65 Usurpation" and any("in place of any other card" in t for t in texts)
+        assert reply.filenames == ["card.png"] and texts[-1] == "#65 Usurpation"
         for command, query in (("splendorduel card", "L1-01"), ("pyramido card", "12")):
             rec = await ann.slash(table.channel, command, card=query)
             await rec.wait_done(timeout=20)
             await table.settle()
-            assert rec.messages[-1].filenames and rec.messages[-1].embeds, command
+            assert rec.messages[-1].filenames and len(rec.messages[-1].text_displays()) >= 3, command
         rec = await ann.slash(table.channel, "viceroy card", card="a")
         await table.settle()
         assert rec.ephemeral and "No single card matches" in rec.reply.content and "Did you mean" in rec.reply.content
@@ -98,3 +103,43 @@ def test_the_rules_explain_the_game_to_players_and_name_every_law():
         n for a, b in re.findall(r"\b(\d{2})-(\d{2})\b", laws) for n in range(int(a), int(b) + 1)}
     assert set(range(65, 89)) <= mentioned, sorted(set(range(65, 89)) - mentioned)
     assert "developers" not in rules_text("overview")
+
+
+def test_a_card_layout_keeps_within_discords_limits():
+    """However long a page, its layout is one Discord accepts: one container, at most 4,000 characters of
+    text, the picture named by the file that goes with it, its buttons in action rows."""
+    import discord
+
+    from bot.localdiscord import rules
+    from bot.ui import ids
+    from bot.ui.spec import Button, Image, MessageSpec
+    from cogs.discord_ui import layout_from_spec
+
+    spec = MessageSpec(title="A card", description="word " * 1200, fields=[("Row", "x" * 900)] * 3, footer="small",
+                       image=Image("card.png", lambda: b""), rows=[[Button("Rematch", ids.table_id(1, "rematch"))]])
+    file = discord.File(io.BytesIO(PNG), filename="card.png", description="A card")
+    body = {"flags": rules.FLAG_COMPONENTS_V2, "components": layout_from_spec(spec, 0x336699, file).to_components()}
+    errors = rules.FormErrors()
+    rules.check_components_v2(errors, body, body["flags"])
+    rules.check_attachment_refs(errors, body, {"card.png"})
+    assert not errors, errors.summary()
+    (container,) = body["components"]
+    texts = [c["content"] for c in container["components"] if c["type"] == 10]
+    assert texts[0] == "## A card" and sum(len(t) for t in texts) <= 4000
+    assert [c["type"] for c in container["components"]][-2:] == [12, 1]
+
+
+async def test_a_layout_sent_by_the_announcer_reads_in_the_readers_language():
+    """localize_kwargs, which every announcement passes, translates a layout's texts (headings keep their
+    mark) and controls as it does an embed's."""
+    from bot.ui import ids
+    from bot.ui.spec import Button, MessageSpec
+    from cogs.discord_ui import layout_kwargs, localize_kwargs
+
+    spec = MessageSpec(title="Waiting for: Ann", description="Waiting for: Bo", footer="Waiting for: Cy",
+                       rows=[[Button("Join", ids.table_id(1, "join"))]])
+    kwargs = localize_kwargs(await layout_kwargs(spec, 0x336699, locale="en"), "sv", "viceroy")
+    view = kwargs["view"]
+    texts = [c.content for c in view.walk_children() if hasattr(c, "content")]
+    assert texts == ["## Väntar på: Ann", "Väntar på: Bo", "-# Väntar på: Cy"]
+    assert [getattr(c, "item", c).label for c in view.walk_children() if hasattr(getattr(c, "item", c), "label")] == ["Gå med"]

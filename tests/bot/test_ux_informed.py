@@ -4,14 +4,13 @@ of a new prompt is what the previous round brought the player."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.autoplay import SimulatedPlayer, controls, game_over
+from bot.autoplay import SimulatedPlayer, controls, game_over, play_together
 from bot.presenters.viceroy import PRESENTER
 from bot.presenters.viceroy.common import place_letters
 from bot.ui import checks, informed
@@ -172,7 +171,7 @@ async def test_a_whole_game_offers_nothing_impossible_without_saying_why(fake_di
         sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i + 3, strategy=careful) for i, u in enumerate((ann, bo))]
         for sim in sims:
             sim.seen = {}
-        await asyncio.gather(*(s.run(timeout=300) for s in sims))
+        await play_together(sims, timeout=300)
         await table.settle()
         assert game_over(table.channel)
         for sim in sims:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from tests.bot.harness import new_table, open_lobby, posted_totals
 from tests.bot.test_e2e_games import assert_no_secrets_in_public, engine_totals
 
@@ -23,7 +21,7 @@ async def _game(world, tmp_path, names: list[str], seats: int, modules: str, ai:
         # The simulated players run until the final score sheet; the deadline only guards against a hang (a
         # four-seat expansion game on a loaded machine takes minutes).
         sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
-        await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        await play_together(sims, timeout=900)
         await world.idle(timeout=60)
         assert game_over(table.channel)
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]

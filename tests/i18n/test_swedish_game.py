@@ -4,12 +4,13 @@ replies, buttons and menus, as sent and as edited) is scanned for English left o
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 from pathlib import Path
 
-from bot.autoplay import SimulatedPlayer, game_over
+import pytest
+
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
 from engine.viceroy.cards import CARDS
 from tests.bot.harness import Table
@@ -21,6 +22,8 @@ levels gems gem turn round card cards reward rewards cost costs discard discards
 game over final scores reserve screen only can see decide until everyone has have are is was will into
 their they them which what when where who while after before each every other players player points
 start starts keep kept goes back deck hand circle circles section sections paint painting skip done
+domain diamond diamonds revised character characters auction reserve colour swords shields wins returns
+draws sits both
 """.split())
 CARD_NAME = re.compile("|".join(sorted((re.escape(c["name"]) for c in CARDS.values()), key=len, reverse=True)))
 
@@ -30,6 +33,7 @@ def message_texts(msg: FakeMessage) -> list[str]:
     for embed in msg.embeds:
         texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
         texts += [t for f in embed.get("fields") or [] for t in (f.get("name") or "", f.get("value") or "")]
+    texts += msg.text_displays()  # a components V2 layout
     for comp in msg.iter_components():
         texts += [comp.get("label") or "", comp.get("placeholder") or ""]
         texts += [t for o in comp.get("options") or [] for t in (o.get("label") or "", o.get("description") or "")]
@@ -43,7 +47,10 @@ def english_left(text: str, names: set[str]) -> list[str]:
     return sorted(words & ENGLISH)
 
 
-async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path):
+# The base game, and Times of Darkness part 1: domain cards, diamonds and the revised laws, with the aristocrats or
+# with the revised two-player game.
+@pytest.mark.parametrize("modules", ["", "darkness,aristocrats", "darkness,duo"])
+async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str):
     world = fake_discord
     guild = world.add_guild("Viceroyklubben")
     guild.preferred_locale = "sv-SE"
@@ -65,14 +72,14 @@ async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDisco
     table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
     try:
         ann, bo = users
-        rec = await ann.slash(channel, "viceroy new", seats=2)
+        rec = await ann.slash(channel, "viceroy new", seats=2, **({"modules": modules} if modules else {}))
         await table.settle()
         assert rec.reply is not None and rec.reply.embeds
         await bo.click(rec.reply, label="Gå med")
         await table.settle()
         await ann.click(rec.reply, label="Starta")
         sims = [SimulatedPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
-        await asyncio.gather(*(s.run(timeout=600) for s in sims))
+        await play_together(sims, timeout=600)
         await world.idle(timeout=30)
         assert game_over(channel), "the game did not reach its Swedish score sheet"
     finally:

@@ -3,9 +3,7 @@ the bot process mid-combat)."""
 
 from __future__ import annotations
 
-import asyncio
-
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from tests.bot.harness import new_table
 from tests.darkness.test_e2e_discord import _game
 from tests.e2e_restart import assert_records_replay, kill_and_restart, start, start_game, until
@@ -38,7 +36,7 @@ async def _killed_mid_combat(world, tmp_path, names: list[str], modules: str, se
                              timeout=30, what="the combat reveal after the restart")
         reveal = next(m for m in table.channel.messages() if "Combat revealed:" in m.content).content
         assert all(name in reveal for name in names), "the plan sealed before the restart was kept"
-        await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        await play_together(sims, timeout=900)
         assert game_over(table.channel)
     finally:
         table.kill_process()

@@ -3,10 +3,9 @@ SIGKILL restart mid-floor, stale and foreign clicks refused."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
-from bot.autoplay import SimulatedPlayer, controls, game_over
+from bot.autoplay import SimulatedPlayer, controls, game_over, play_together
 from bot.localdiscord import FakeMessage
 from engine.pyramido import GAME
 from tests.bot.harness import Table, final_sheet, new_table, open_lobby, posted_totals, start_game
@@ -97,7 +96,7 @@ async def test_four_seats_people_and_ai_one_without_dms(fake_discord, tmp_path):
         await table.settle()
         sims = [SimulatedPlayer(fake_discord, u, table.channel, seed=i, strategy=architect)
                 for i, u in enumerate((ann, bo))]
-        counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        counts = await play_together(sims, timeout=900)
         await table.settle()
         assert game_over(table.channel) and all(c >= 15 for c in counts)
         game, scores, names = await _finished(table)
@@ -187,7 +186,7 @@ async def test_sigkill_restart_mid_floor_loses_nothing(fake_discord, tmp_path):
         await waiting._select(prompt, controls(prompt)["domino"], [domino["options"][1]["value"]])
         await world.wait_for(lambda: controls(prompt)["domino"]["options"][1].get("default"), timeout=120,
                              what="the restarted bot to take the click on the old prompt")
-        counts = await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        counts = await play_together(sims, timeout=900)
         await world.idle(quiet=0.5, timeout=60)
         assert game_over(table.channel) and sum(counts) >= 30
         final = final_sheet(table.channel)

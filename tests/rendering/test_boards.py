@@ -21,6 +21,7 @@ from rendering import (
     screen_image,
     table_image,
 )
+from rendering.boards import NARROW_WIDTH, auction_strip
 from rendering.cards import CARD_H, CARD_R, CARD_W, section_probes
 from rendering.style import COLOR_RGB
 
@@ -135,6 +136,31 @@ def test_table_never_reads_a_seats_secrets() -> None:
 def test_table_sizes_for_one_to_four_players() -> None:
     for players in (1, 2, 3, 4):
         within_bounds(render_table(public_view(players), NAMES))
+
+
+def test_the_narrow_table_fits_a_phone_and_shows_what_the_wide_one_shows() -> None:
+    """Laid out for a phone: at most NARROW_WIDTH wide for any number of players (the wide one is 1,850 px for
+    two or more), the pyramids one under the other, the auction in two rows; the same seats' secrets stay out."""
+    for players in (1, 2, 3, 4):
+        v = public_view(players)
+        narrow, wide = table_image(v, NAMES, narrow=True), table_image(v, NAMES)
+        assert narrow.width <= NARROW_WIDTH and narrow.height <= 2400
+        if players >= 2:
+            assert wide.width > 2 * NARROW_WIDTH > narrow.width and narrow.height > wide.height
+        within_bounds(render_table(v, NAMES, narrow=True))
+    # Nothing but the layout differs: a seat's secrets change neither picture.
+    v = public_view(2)
+    seeded = copy.deepcopy(v)
+    seeded["players"] = [{**p, "hand": [1, 2, 3], "gems": {"red": 9}} for p in seeded["players"]]
+    assert table_image(seeded, NAMES, narrow=True).tobytes() == table_image(v, NAMES, narrow=True).tobytes()
+
+
+def test_the_auction_strip_in_two_rows_holds_every_card_of_the_one_row() -> None:
+    one, two = auction_strip(AUCTION), auction_strip(AUCTION, per_row=2)
+    assert two.width < one.width * 0.6 and two.height > one.height * 1.9
+    # The same card faces in both: the pixels of the two halves of the two-row strip are the one row's.
+    half = (one.width - 2 * 20) // 2 + 20  # PAD + two colour groups
+    assert two.crop((0, 0, half, one.height)).tobytes() == one.crop((0, 0, half, one.height)).tobytes()
 
 
 @pytest.fixture(scope="module")

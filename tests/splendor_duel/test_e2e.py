@@ -3,14 +3,13 @@ and no blind reserve in any public message or image."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import random
 
 from PIL import Image
 
-from bot.autoplay import game_over
+from bot.autoplay import game_over, play_together
 from bot.localdiscord import FakeChannel, FakeUser
 from engine.splendor_duel import GAME
 from rendering.splendor_duel import render_table
@@ -24,7 +23,7 @@ async def play_to_end(table: Table, players: list[FakeUser], blind: bool = False
     sims = [SplendorPlayer(table.world, u, table.channel, seed=i) for i, u in enumerate(players)]
     for sim in sims:
         sim.blind = blind
-    counts = await asyncio.gather(*(s.run(timeout=400) for s in sims))
+    counts = await play_together(sims, timeout=400)
     await table.world.idle(timeout=30)
     return list(counts)
 

@@ -3,12 +3,11 @@ before the kill still works, with the half-built plan kept, and the game plays o
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
 
-from bot.autoplay import controls, game_over
+from bot.autoplay import controls, game_over, play_together
 from tests.bot.harness import ROOT, new_table
 from tests.bot.test_e2e_restart import _start
 from tests.splendor_duel.sim import SplendorPlayer
@@ -69,7 +68,7 @@ async def test_restart_mid_turn_keeps_the_prompt_and_the_plan(fake_discord, tmp_
                              what="the turn confirmed after the restart to be announced")
 
         # No second restart to hide a bot that stopped answering; the budget the three tries shared.
-        await asyncio.gather(*(s.run(timeout=720) for s in sims))
+        await play_together(sims, timeout=720)
         assert game_over(table.channel)
     finally:
         table.kill_process()

@@ -81,8 +81,9 @@ def give_tokens(state: dict, seat: int, ids: list[int]) -> None:
         for held in x["held"]:
             if i in held:
                 held.remove(i)
-        if i in x["reserve"]:
-            x["reserve"].remove(i)
+        for pile in (x["reserve"], x.get("box", [])):  # the box: tokens left out with one or two players
+            if i in pile:
+                pile.remove(i)
         x["held"][seat].append(i)
 
 

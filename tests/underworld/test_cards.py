@@ -96,6 +96,14 @@ def test_judgement_token_distribution_is_the_designed_one() -> None:
     assert sum(t["value"] for t in K.JUDGEMENT if t["kind"] == "pp") == 7 * 1 + 8 * 2 + 4 * 3 + 1 * 4
 
 
+def test_judgement_tokens_left_in_the_box_are_two_no_penalty_ones_with_one_or_two_players() -> None:
+    """Tuned after the balance report: with all 32 the judgement weighed 1-2 PP less per seat in 2-player and
+    solo games than with three, and the module raised their totals by 2.5 PP instead of 1.4."""
+    for players in (1, 2):
+        assert [K.JUDGEMENT[t]["kind"] for t in K.LEFT_OUT[players]] == ["none", "none"]
+    assert K.LEFT_OUT[3] == K.LEFT_OUT[4] == ()
+
+
 @pytest.mark.parametrize("number", K.UNDERWORLD_LAWS, ids=["amnesty", "corruption", "thieves_guild"])
 def test_underworld_law_card(number: int) -> None:
     law = C.card(number)
@@ -129,9 +137,13 @@ def _raw() -> dict:
     (lambda r: r["judgement_tokens"][9].update(tokens=["gems"]), "tokens"),
     (lambda r: r["judgement_tokens"][1].update(kind="bonus"), "kind"),
     (lambda r: r.update(bribe_tokens=0), "bribe_tokens"),
+    (lambda r: r["judgement_left_out"][0].update(players=0), "players"),
+    (lambda r: r["judgement_left_out"][0].update(kind="pp"), "names no kind"),
+    (lambda r: r["judgement_left_out"][0].update(count=6), "count"),
 ], ids=["unmarked_file", "missing_criminal", "bad_number", "unmarked_card", "not_level_0", "bad_colour",
         "two_lines", "bad_judgement", "empty_reward", "unknown_reward", "relocate_amount", "infinite_gem",
-        "law_text", "token_count", "penalty_token", "discard_tokens", "token_kind", "no_bribes"])
+        "law_text", "token_count", "penalty_token", "discard_tokens", "token_kind", "no_bribes",
+        "left_out_players", "left_out_kind", "left_out_count"])
 def test_malformed_criminal_file_fails_loudly(edit, message: str) -> None:
     raw = _raw()
     edit(raw)

@@ -3,9 +3,7 @@ message scanned for judgement tokens before they are revealed."""
 
 from __future__ import annotations
 
-import asyncio
-
-from bot.autoplay import SimulatedPlayer, game_over
+from bot.autoplay import SimulatedPlayer, game_over, play_together
 from engine.viceroy.modules.criminals import JUDGEMENT, token_text
 from tests.bot.harness import new_table
 from tests.bot.test_e2e_games import assert_no_secrets_in_public, engine_totals, open_lobby, posted_totals
@@ -30,7 +28,7 @@ async def test_three_player_underworld_game_to_the_final_scores(fake_discord, tm
         await table.settle()
         await host.click(lobby, label="Start")
         sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
-        await asyncio.gather(*(s.run(timeout=900) for s in sims))
+        await play_together(sims, timeout=900)
         await world.idle(timeout=60)
         assert game_over(table.channel)
         game = (await table.bot.service.list_games(statuses=("finished",)))[0]

@@ -80,7 +80,7 @@ def play(modules: list[str], players: int, seed: int, secrets: bool) -> tuple[di
         x = state["ext"]["underworld"]
         gems = total_gems(state) if "invasion" in state["ext"] else gem_totals(state)  # combat cards hold gems
         assert gems == {c: 16 for c in C.COLORS}
-        assert sorted(x["reserve"] + [t for h in x["held"] for t in h]) == list(range(32))
+        assert sorted(x["reserve"] + x["box"] + [t for h in x["held"] for t in h]) == list(range(32))
         assert x["bribes"]["reserve"] + sum(x["bribes"]["held"]) == BRIBE_TOKENS and x["bribes"]["reserve"] >= 0
         assert sorted(criminals_everywhere(state)) == list(CRIMINALS)
         if secrets:
@@ -125,7 +125,7 @@ def test_determinize_redraws_the_other_seats_judgement_tokens_and_criminals_but_
         y = sample["ext"]["underworld"]
         assert y["held"][0] == x["held"][0]
         assert [len(h) for h in y["held"]] == [len(h) for h in x["held"]]
-        assert sorted(y["reserve"] + [t for h in y["held"] for t in h]) == list(range(32))
+        assert sorted(y["reserve"] + y["box"] + [t for h in y["held"] for t in h]) == list(range(32))
         assert GAME.view(sample, 0) == GAME.view(state, 0)
         moved = moved or y["held"][1] != x["held"][1]
     assert moved

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.viceroy import GAME, IllegalAction, apply_action, new_game
+from engine.viceroy import GAME, IllegalAction, apply_action, new_game, view
 from engine.viceroy import cards as C
 from engine.viceroy import pyramid as P
 from engine.viceroy.modules.carddata import DOMAIN
@@ -71,10 +71,20 @@ def test_the_dealt_criminal_stays_in_hand_through_the_domain_setup():
 
 
 def test_reserves_hold_32_judgement_tokens_and_15_bribe_tokens():
-    state = game(MODULES, 2)
+    state = game(MODULES, 3)
     x = ext(state)
-    assert sorted(x["reserve"]) == list(range(32)) and len(JUDGEMENT) == 32
-    assert x["bribes"] == {"reserve": BRIBE_TOKENS, "held": [0, 0]} and BRIBE_TOKENS == 15
+    assert sorted(x["reserve"]) == list(range(32)) and len(JUDGEMENT) == 32 and x["box"] == []
+    assert x["bribes"] == {"reserve": BRIBE_TOKENS, "held": [0, 0, 0]} and BRIBE_TOKENS == 15
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_with_one_or_two_players_two_no_penalty_judgement_tokens_stay_in_the_box(players: int):
+    state = game(MODULES, players)
+    x = ext(state)
+    none = kind_ids("none")
+    assert len(x["box"]) == 2 and set(x["box"]) <= set(none)
+    assert sorted(x["reserve"] + x["box"]) == list(range(32)) and len(set(none) & set(x["reserve"])) == 3
+    assert view(state, 0)["underworld"]["judgement_reserve"] == 30
 
 
 def test_underworld_laws_are_shuffled_into_the_law_deck():

@@ -50,7 +50,8 @@ def card_option(card_id: str, value: str | None = None, default: bool = False, n
 
 
 def _picture(ctx: SeatCtx) -> Image:
-    return Image("table.png", functools.partial(render_table, ctx.view, ctx.names), stable=True)
+    # The seat's own view of the table: the same picture as its screen (see the presenter's screen).
+    return Image("table.png", functools.partial(render_table, ctx.view, ctx.names), stable=True, shows_screen=True)
 
 
 def _reset_after(draft: dict, key: str) -> None:

@@ -94,9 +94,9 @@ class ViceroyPresenter(BasePresenter):
     def results(self, events: list[dict], public_view: dict, names: dict[int, str]) -> MessageSpec | None:
         if not any(e.get("type") == "development_reveal" for e in events):
             return None
-        # The development results come with the table as it now stands.
+        # The development results come with the table as it now stands (posted: laid out for a phone).
         return MessageSpec(title="The table after this development round",
-                           image=Image("table.png", functools.partial(render_table, public_view, names)))
+                           image=Image("table.png", functools.partial(render_table, public_view, names, narrow=True)))
 
     # ---------------------------------------------------------------- table and screens
 
@@ -112,7 +112,16 @@ class ViceroyPresenter(BasePresenter):
         return spec
 
     def table_picture(self, ctx: TableCtx) -> Image | None:
-        return Image("table.png", functools.partial(render_table, ctx.view, ctx.names))
+        """The whole table at full size on demand (`/viceroy status`). The table message the game posts is laid
+        out for a phone, and in the base game a development phase's has no picture: a turn is the auction, then
+        development, and the auction changes no pyramid, so the pyramids are those of the turn's auction table
+        message just above (less the auction, which is over); each development round's results come with a
+        picture of their own. Modules add phases of their own between them: their games keep the picture."""
+        if not ctx.posted:
+            return Image("table.png", functools.partial(render_table, ctx.view, ctx.names))
+        if ctx.view.get("phase") == "development" and not (ctx.view.get("options") or {}).get("modules"):
+            return None
+        return Image("table.png", functools.partial(render_table, ctx.view, ctx.names, narrow=True))
 
     def table_key(self, public_view: dict) -> str:
         return f"{public_view['phase']}:{public_view['turn']}"
@@ -143,13 +152,15 @@ class ViceroyPresenter(BasePresenter):
         lines = []
         for s in sorted(scores, key=lambda s: -s["total"]):
             b = s["breakdown"]
-            parts = ", ".join(f"{SHORT_LABELS.get(k, k)} {v}" for k, v in b.items())
-            lines.append(f"**{names.get(s['seat'], s['seat'])}**: {s['total']}" + (" 🏆" if s["winner"] else "")
-                         + (f" ({parts})" if parts else ""))
+            # One part per score row (" · " between them): each row reads in every language, whichever rows
+            # the game's modules add.
+            parts = [f"{SHORT_LABELS.get(k, k)} {v}" for k, v in b.items()]
+            lines.append(" · ".join([f"**{names.get(s['seat'], s['seat'])}**: {s['total']}" + (" 🏆" if s["winner"] else ""),
+                                     *parts]))
         return [MessageSpec(title=f"Viceroy game #{game_id}: final scores", description="\n".join(lines),
                             image=Image("scores.png", functools.partial(render_scores, scores, names))),
                 MessageSpec(title="The final pyramids",
-                            image=Image("table.png", functools.partial(render_table, public_view, names)))]
+                            image=Image("table.png", functools.partial(render_table, public_view, names, narrow=True)))]
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:
         pyramid = public_view["players"][seat]["pyramid"]

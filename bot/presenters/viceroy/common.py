@@ -113,7 +113,8 @@ def describe_action(action: dict | None) -> str:
         return f"start with {C.label(action['start'])}, keep {C.label(action['keep'])}"
     if kind == "domain":
         reward = action.get("reward")
-        return "domain reward: " + (f"a {action.get('deck', 'character')} card" if reward == "card" else str(reward))
+        what = {"gems": "4 gems", "science": "a science token", "attack": "an attack token"}.get(str(reward), str(reward))
+        return "domain reward: " + (f"a {action.get('deck', 'character')} card" if reward == "card" else what)
     if kind == "combat":  # Invasion
         n = action.get("defeat", 0)
         return f"defeat {n} monster{'s' if n != 1 else ''}" if n else "defeat no monster"
@@ -144,10 +145,10 @@ def render_pyramid(pyramid: dict, name: str, slots: list[str] | None = None) -> 
     return draw(pyramid, name, None, slots) if slots is not None else draw(pyramid, name)
 
 
-def render_table(view: dict, names: dict[int, str]) -> bytes:
+def render_table(view: dict, names: dict[int, str], *, narrow: bool = False) -> bytes:
     from rendering import render_table as draw
 
-    return draw(view, names)
+    return draw(view, names, narrow=narrow)
 
 
 def slot_labels(slots: list[str]) -> dict[str, str]:

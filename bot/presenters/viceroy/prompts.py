@@ -6,6 +6,8 @@ draft or an engine action. Gem choices open a form (op ``gems.<purpose>``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.ui import drafts, informed, lockin
 from bot.ui.informed import Choice, shortfall
 from bot.ui.presenter import SeatCtx
@@ -162,7 +164,7 @@ class SetupKind(GemForms):
         _reward_controls(ctx, spec, draft, lines)
         spec.rows.append([ctx.button("Confirm", "confirm", "success")])
         spec.description = "\n".join(lines)
-        spec.image = Image("dealt.png", lambda: render_screen(view), stable=True)
+        spec.image = Image("dealt.png", lambda: render_screen(view), stable=True, shows_screen=True)
         return spec
 
     def on_control(self, ctx: SeatCtx, draft: dict, op: str, values: list[str]) -> dict | None:
@@ -204,7 +206,8 @@ class DevelopmentKind(GemForms):
             spec.description = "\n".join(lines)
             # The first step shows what a plan starts from: the hand and the pyramid.
             view_, seat, name = ctx.view, ctx.seat, ctx.names.get(ctx.seat)
-            spec.image = Image("plan.png", lambda: render_plan_start(view_, seat, name), stable=True)
+            spec.image = Image("plan.png", lambda: render_plan_start(view_, seat, name), stable=True,
+                               shows_screen=True)
             return spec
         kind = draft["action"]
         number = draft.get("card")
@@ -308,19 +311,22 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
                                          [Option(c, c, None, colour == c) for c in C.COLORS])])
     if number == 69:
         offer = [c for col in C.COLORS for c in (view["auction"][col]["base"], view["auction"][col]["tip"]) if c is not None]
-        spec.rows.append([ctx.select("take", "Auction card to take", [card_option(c) for c in offer])])
+        spec.rows.append([ctx.select("take", "Auction card to take",
+                                     [marked(card_option(c), draft.get("take") == c) for c in offer])])
     if number == 72:
         others = [c for c in me.get("hand", []) if c != 72]
         if others:
             spec.rows.append([ctx.select("tuck", "Cards to put under Secret Service (5 PP each)",
-                                         [card_option(c) for c in others], 0, len(others))])
+                                         [marked(card_option(c), c in draft.get("tuck", [])) for c in others],
+                                         0, len(others))])
     if number == 74:
         # Only cards still free once Royal Favor rests on its place (the cards under it are not).
         place = draft.get("slot")
         free = P.free_after_placing(pyramid, place, 74) if place else []
         if free:
             spec.rows.append([ctx.select("tuck1", "Free card to put under Royal Favor",
-                                         [Option(cut(card_at_text(pyramid, t, letters)), t) for t in free])])
+                                         [Option(cut(card_at_text(pyramid, t, letters)), t, None, draft.get("tuck1") == t)
+                                          for t in free])])
     if number == 67:
         mine = [Option(cut(f"{letters.get(t, '?')}: {token_name(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
                 for t, e in sorted(pyramid["cards"].items()) for i, tok in enumerate(e["tokens"])]
@@ -331,8 +337,15 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
         if mine and theirs:
             lines.append("Exchange of Favors: optionally pick one of your tokens and one of another player's "
                          "(you pay them 3 gems).")
-            spec.rows.append([ctx.select("give", "Your token to give", mine)])
-            spec.rows.append([ctx.select("swap", "Their token to take", theirs)])
+            spec.rows.append([ctx.select("give", "Your token to give",
+                                         [marked(o, draft.get("give") == o.value) for o in mine])])
+            spec.rows.append([ctx.select("swap", "Their token to take",
+                                         [marked(o, draft.get("swap") == o.value) for o in theirs])])
+
+
+def marked(option: Option, selected: bool) -> Option:
+    """``option`` shown as chosen in its menu when ``selected`` (the draft holds it)."""
+    return replace(option, default=selected)
 
 
 # --------------------------------------------------------------------------------------------- auction
@@ -349,9 +362,10 @@ def auction_choices(ctx: SeatCtx, pass_gems: dict[str, int]) -> list[Choice]:
         spot = view.get("auction", {}).get(colour) or {}
         cards = offered.get(colour) or [c for c in (spot.get("base"), spot.get("tip")) if c is not None]
         for card in cards:
+            first = level_reward_text(card, 1)  # none for an aristocrat
             choice = Choice(f"{COLOR_EMOJI[colour]} Bid {colour} for {C.label(card)}", f"bid:{colour}:{card}",
                             costs=f"1{COLOR_LETTER[colour]} (you have {gems.get(colour, 0)})",
-                            gives=f"the card (L1: {level_reward_text(card, 1)})")
+                            gives=f"the card (L1: {first})" if first else "the card")
             if colour not in offered:
                 choice.blocked = shortfall({colour: 1}, gems, lambda c: COLOR_LETTER[c])
             out.append(choice)

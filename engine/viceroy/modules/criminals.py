@@ -2,7 +2,8 @@
 
 Designed by this project, not the printed cards (every card and the file say so: ``designed_by_project``).
 The file holds the 24 criminals (three lines each: the judgement tokens taken, 2, 3 or 4, and the reward),
-the three underworld laws, the distribution of the 32 judgement tokens and the number of bribe tokens. A
+the three underworld laws, the distribution of the 32 judgement tokens (and those left in the box with fewer
+seats) and the number of bribe tokens. A
 malformed file fails loudly naming the card and the field, as the other card files do.
 """
 
@@ -97,6 +98,27 @@ def validate(raw: Any) -> None:
         value = raw.get(field)
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise CardDataError(f"darkness/{FILE}: field '{field}' must be a positive integer")
+    _check_left_out(raw.get("judgement_left_out", []), tokens)
+
+
+def _check_left_out(left_out: Any, tokens: list[dict]) -> None:
+    """``judgement_left_out``: with ``players`` seats, ``count`` tokens of one kind of ``judgement_tokens``
+    (named by its fields but the count) stay in the box."""
+    if not isinstance(left_out, list):
+        raise CardDataError(f"darkness/{FILE}: field 'judgement_left_out' must be a list")
+    for i, entry in enumerate(left_out):
+        where = f"judgement_left_out[{i}]"
+        if not isinstance(entry, dict):
+            raise CardDataError(f"darkness/{FILE}: {where} must be an object")
+        players, count = entry.get("players"), entry.get("count")
+        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
+            raise CardDataError(f"darkness/{FILE}: {where}: field 'players' must be 1 to 4")
+        spec = {k: v for k, v in entry.items() if k not in ("players", "count")}
+        same = [t for t in tokens if {k: v for k, v in t.items() if k != "count"} == spec]
+        if not same:
+            raise CardDataError(f"darkness/{FILE}: {where} names no kind of 'judgement_tokens'")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= same[0]["count"]:
+            raise CardDataError(f"darkness/{FILE}: {where}: field 'count' must be 1 to {same[0]['count']}")
 
 
 def load() -> dict:
@@ -114,6 +136,22 @@ JUDGEMENT: tuple[dict, ...] = tuple(
     {k: v for k, v in spec.items() if k != "count"} for spec in _RAW["judgement_tokens"] for _ in range(spec["count"])
 )
 BRIBE_TOKENS: int = _RAW["bribe_tokens"]
+
+
+def _left_out(players: int) -> tuple[int, ...]:
+    """The ids of the judgement tokens that stay in the box with ``players`` seats (the last ids of a kind)."""
+    out: list[int] = []
+    for entry in _RAW.get("judgement_left_out", []):
+        if entry["players"] != players:
+            continue
+        spec = {k: v for k, v in entry.items() if k not in ("players", "count")}
+        ids = [i for i, t in enumerate(JUDGEMENT) if t == spec]
+        out += ids[len(ids) - entry["count"]:]
+    return tuple(sorted(out))
+
+
+# Per seat count, the judgement tokens left in the box (none with three or more seats).
+LEFT_OUT: dict[int, tuple[int, ...]] = {n: _left_out(n) for n in range(1, 5)}
 MAX_BRIBE: int = _RAW["max_bribe"]
 
 

@@ -2,7 +2,8 @@
 Darkness). It needs the ``darkness`` module: judgement tokens lie face down on the domain card.
 
 * Setup: the criminal deck is shuffled and every player is dealt one criminal after the domain card; the
-  judgement tokens (32) and bribe tokens (15) make two reserves.
+  judgement tokens (32; with fewer seats some stay in the box, ``criminals.LEFT_OUT``) and bribe tokens (15)
+  make two reserves.
 * Development: a player may play a criminal instead of a character or a law: it goes on level 0, under two
   adjacent level-1 cards (``cards.PLACED_ON``; the geometry is ``pyramid``'s), and the player chooses one of
   its three lines. The top line takes 2 judgement tokens, the middle 3 and the bottom 4; the player looks at
@@ -19,12 +20,13 @@ Darkness). It needs the ``darkness`` module: judgement tokens lie face down on t
   tokens choose, in the order they like, which token each discards (one of those shown, if they have any).
   The other tokens are scored by the ``judgement`` category (no penalty, -PP, -PP per circle and infinite
   gem or per magic / defense / science token; token images are not tokens).
-* Laws 154 Amnesty (discard 2 judgement tokens), 155 Corruption (3 bribes), 156 Thieves' Guild (3 PP per
+* Laws 154 Amnesty (discard 2 judgement tokens), 155 Corruption (3 bribes), 156 Thieves' Guild (2 PP per
   criminal in the pyramid).
 
 State (``state["ext"]["underworld"]``)::
 
     {"deck": [criminal numbers, top last], "reserve": [judgement token ids, shuffled],
+     "box": [ids],                              # left out with fewer seats (public; absent in older games)
      "held": [[ids] per seat],                 # secret: only the owner sees them before the judgement
      "bribes": {"reserve": 15, "held": [0, 0]},  # held behind the screen: only the owner sees them
      "revealed": False, "discarded": [[{"token", "slot", "kind"}] per seat]}
@@ -50,6 +52,7 @@ from .criminals import (
     CRIMINALS,
     DISCARD_JUDGEMENT,
     JUDGEMENT,
+    LEFT_OUT,
     MAX_BRIBE,
     RELOCATE,
     UNDERWORLD_LAWS,
@@ -78,12 +81,13 @@ def setup(state: dict, draw: random.Random) -> None:
     """Runs after the darkness setup: deal one criminal to each player, lay out the two token reserves."""
     deck = list(CRIMINALS)
     draw.shuffle(deck)
-    reserve = list(range(len(JUDGEMENT)))
-    draw.shuffle(reserve)
     n = len(state["players"])
+    box = LEFT_OUT.get(n, ())
+    reserve = [t for t in range(len(JUDGEMENT)) if t not in box]
+    draw.shuffle(reserve)
     for player in state["players"]:
         player["hand"].append(deck.pop())
-    state["ext"][NAME] = {"deck": deck, "reserve": reserve, "held": [[] for _ in range(n)],
+    state["ext"][NAME] = {"deck": deck, "reserve": reserve, "box": list(box), "held": [[] for _ in range(n)],
                           "bribes": {"reserve": BRIBE_TOKENS, "held": [0] * n}, "revealed": False,
                           "discarded": [[] for _ in range(n)]}
 
