@@ -56,6 +56,11 @@ CONFIGS: list[tuple[str, int, list[str]]] = [
     ("darkness 2p", 2, ["darkness"]),
     ("duo+darkness 2p", 2, ["duo", "darkness"]),
     ("darkness solo", 1, ["darkness"]),
+    # Four seats: the base game, each module that plays with four, and the Underworld's module-off games.
+    ("base 4p", 4, []),
+    ("darkness+aristocrats 4p", 4, ["darkness", "aristocrats"]),
+    ("invasion 4p", 4, ["invasion"]),
+    ("darkness 4p", 4, ["darkness"]),
 ]
 DESIGNED = set(ARISTOCRATS) | set(ARISTOCRAT_LAWS) | set(INVASION_LAWS)
 PENALTY = "combat penalty card (one or more)"
@@ -285,6 +290,7 @@ UNDERWORLD_CONFIGS: list[tuple[str, int, list[str]]] = [
     ("darkness+underworld 2p", 2, ["darkness", "underworld"]),
     ("duo+darkness+underworld 2p", 2, ["duo", "darkness", "underworld"]),
     ("darkness+underworld solo", 1, ["darkness", "underworld"]),
+    ("darkness+underworld 4p", 4, ["darkness", "underworld"]),
 ]
 UNDERWORLD_DESIGNED = set(CRIMINALS) | set(UNDERWORLD_LAWS)
 HEAVY = "judgement heavier than the median"
