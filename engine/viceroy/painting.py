@@ -18,7 +18,8 @@ bot's event loop included.
 from __future__ import annotations
 
 from engine.viceroy import pyramid as pyr
-from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE, SECTION_COLORS
+from engine.viceroy.cards import ANY, COLORS, IMAGES, NONE
+from engine.viceroy.pyramid import circle_colors
 from engine.viceroy.scoring import LAW_HERALDRY, circle_value
 
 _COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
@@ -104,7 +105,6 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
     painted: set[str] = set()
     result = []
     below_of, known = pyr._below, pyr._BELOW
-    printed = SECTION_COLORS
     for order, slot in enumerate(sorted(cards, key=pyr.parse_slot)):
         below = known[slot] if slot in known else below_of(slot)
         if below is None:
@@ -114,20 +114,9 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
         lr_entry = cards.get(lr)
         if ll_entry is None or lr_entry is None:
             continue
-        upper = cards[slot]
         # The four sections' colours, paint included (as pyr.circles gives them).
-        paint = ll_entry.get("paint")
-        c0 = paint["top_right"] if paint and "top_right" in paint else printed[ll_entry["card"]]["top_right"]
-        paint = lr_entry.get("paint")
-        c1 = paint["top_left"] if paint and "top_left" in paint else printed[lr_entry["card"]]["top_left"]
-        paint = upper.get("paint")
-        own = printed[upper["card"]]
-        if paint:
-            c2 = paint["bottom_left"] if "bottom_left" in paint else own["bottom_left"]
-            c3 = paint["bottom_right"] if "bottom_right" in paint else own["bottom_right"]
-        else:
-            c2, c3 = own["bottom_left"], own["bottom_right"]
-        colors = [c0, c1, c2, c3]
+        colors = circle_colors(ll_entry, lr_entry, cards[slot])
+        c0, c1, c2, c3 = colors
         if NONE in colors:
             continue  # a colourless section (aristocrat) keeps the circle from ever being single-coloured
         current = 0

@@ -224,6 +224,22 @@ def _below(slot: str) -> tuple[int, str, str] | None:
     return found
 
 
+def circle_colors(ll_entry: dict, lr_entry: dict, upper: dict) -> list[str]:
+    """The current colours of a circle's four sections, paint included (as ``section_color`` gives them), in
+    circle order: the lower-left card's top right, the lower-right card's top left, the upper card's bottom
+    left and bottom right (written out: every circle of every score and every painting reads them)."""
+    paint = ll_entry.get("paint")
+    c0 = paint["top_right"] if paint and "top_right" in paint else SECTION_COLORS[ll_entry["card"]]["top_right"]
+    paint = lr_entry.get("paint")
+    c1 = paint["top_left"] if paint and "top_left" in paint else SECTION_COLORS[lr_entry["card"]]["top_left"]
+    paint = upper.get("paint")
+    printed = SECTION_COLORS[upper["card"]]
+    if paint:
+        return [c0, c1, paint["bottom_left"] if "bottom_left" in paint else printed["bottom_left"],
+                paint["bottom_right"] if "bottom_right" in paint else printed["bottom_right"]]
+    return [c0, c1, printed["bottom_left"], printed["bottom_right"]]
+
+
 # The four sections of the circle under a slot, per slot (a slot's circle is always the same four places).
 _SECTIONS_AT: dict[str, tuple[tuple[str, str], ...]] = {}
 
@@ -237,20 +253,8 @@ def _circle(cards: dict[str, dict], slot: str, upper: dict) -> dict | None:
     lr_entry = cards.get(lr)
     if ll_entry is None or lr_entry is None:
         return None
-    # The four sections' colours, as section_color gives them (written out: every circle of every score).
-    paint = ll_entry.get("paint")
-    c0 = paint["top_right"] if paint and "top_right" in paint else SECTION_COLORS[ll_entry["card"]]["top_right"]
-    paint = lr_entry.get("paint")
-    c1 = paint["top_left"] if paint and "top_left" in paint else SECTION_COLORS[lr_entry["card"]]["top_left"]
-    paint = upper.get("paint")
-    printed = SECTION_COLORS[upper["card"]]
-    if paint:
-        c2 = paint["bottom_left"] if "bottom_left" in paint else printed["bottom_left"]
-        c3 = paint["bottom_right"] if "bottom_right" in paint else printed["bottom_right"]
-    else:
-        c2, c3 = printed["bottom_left"], printed["bottom_right"]
-    colors = [c0, c1, c2, c3]
-    first = c0
+    colors = circle_colors(ll_entry, lr_entry, upper)
+    first = colors[0]
     single = colors[1] == first and colors[2] == first and colors[3] == first
     color = first if single else None
     if not single and ANY in colors:
@@ -501,6 +505,7 @@ __all__ = [
     "SECTIONS",
     "cards_count",
     "circle_bonus",
+    "circle_colors",
     "circle_of",
     "circles",
     "circles_closed_by",
