@@ -13,7 +13,7 @@ from .flow import apply_action
 from .painting import best_painting
 from .payment import INFINITE, auto_payment, unused_infinite
 from .prompts import pending
-from .rules import rules_for
+from .rules import Ruleset, rules_for
 from .setup import new_game
 from .state import DISCARD_GEMS, is_choice_law
 
@@ -43,9 +43,13 @@ def _reward_score(items: list[dict]) -> float:
 
 def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> dict:
     """A legal action for ``seat`` now (the engine accepts it as it is)."""
-    rng = rng or random.Random(0)
+    return _choose(state, seat, rng or random.Random(0), rules_for(state))
+
+
+def _choose(state: dict, seat: int, rng: random.Random, rules: Ruleset) -> dict:
+    """``choose_action`` with the game's ruleset (looked up once per game by ``play_game``)."""
     decision = state["decision"]
-    modules = rules_for(state).ai  # a module's own phases and decisions, and what it changes in the base ones
+    modules = rules.ai  # a module's own phases and decisions, and what it changes in the base ones
     if decision is not None:
         if decision["seat"] != seat:
             raise ValueError("not this seat's turn")
@@ -60,7 +64,7 @@ def choose_action(state: dict, seat: int, rng: random.Random | None = None) -> d
     if phase == "auction":
         return _auction(state, seat, rng)
     if phase == "development":
-        return _development(state, seat, rng)
+        return _development(state, seat, rng, rules)
     if phase == "painting":
         paint, _gain = best_painting(state, seat)
         return {"type": "paint", "paint": paint}
@@ -182,12 +186,12 @@ def _complete(state: dict, seat: int, plan: dict) -> dict:
     return plan
 
 
-def _development(state: dict, seat: int, rng: random.Random) -> dict:
+def _development(state: dict, seat: int, rng: random.Random, rules: Ruleset | None = None) -> dict:
     player = state["players"][seat]
     pyramid = player["pyramid"]
     # With the base game's payment sources, the payment is worked out here from the unused infinite gems
     # (as auto_payment does), without looking them up again for every place.
-    base_pay = rules_for(state).payment_sources == [INFINITE]
+    base_pay = (rules or rules_for(state)).payment_sources == [INFINITE]
     refs = [(ref, ref.rsplit("/", 1)[1]) for ref in unused_infinite(player)] if base_pay else []
     gems = player["gems"]
     # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
@@ -277,12 +281,13 @@ def play_game(options: dict, seed: int, rng_seed: int | None = None, max_actions
     """Play a whole game between AI seats. Returns the final state and the ordered actions (the record)."""
     state = new_game(options, seed)
     rng = random.Random(seed if rng_seed is None else rng_seed)
+    rules = rules_for(state)  # a game keeps its ruleset (its options name the modules)
     actions: list[dict] = []
     seat = _next_seat(state)
     for _ in range(max_actions):
         if seat is None:
             return state, actions
-        action = choose_action(state, seat, rng)
+        action = _choose(state, seat, rng, rules)
         events = apply_action(state, seat, action, trusted=True)  # built from the legal options: read, not re-checked
         actions.append({"seat": seat, "action": action})
         # A sealed choice that others still wait on: the next seat is the lowest of them (what _next_seat gives).

@@ -46,7 +46,7 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
         answer = question.validate(state, seat, decision, action)
         state["queue"][0]["answer"] = answer
         state["decision"] = None
-        run(state, events)
+        run(state, events, rules)
         return _record(state, events)
     if action["type"] == "decide":
         raise IllegalAction("There is no question waiting for an answer.", "no_decision")
@@ -84,7 +84,7 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
         return events
     state["choices"] = {}
     phase.resolve(state, {int(k): v for k, v in choices.items()}, events)
-    run(state, events)
+    run(state, events, rules)
     return _record(state, events)
 
 
@@ -99,9 +99,11 @@ def _record(state: dict, events: list[dict]) -> list[dict]:
     return events
 
 
-def run(state: dict, events: list) -> None:
-    """Work through the resolution queue, then advance the game until someone must decide."""
-    rules = rules_for(state)
+def run(state: dict, events: list, rules: Ruleset | None = None) -> None:
+    """Work through the resolution queue, then advance the game until someone must decide (``rules``: the
+    game's ruleset, or None to look it up)."""
+    if rules is None:
+        rules = rules_for(state)
     steps = rules.steps
     while True:
         queue = state["queue"]

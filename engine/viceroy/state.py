@@ -38,16 +38,24 @@ def zero() -> dict[str, int]:
 
 
 def move_gems(source: dict[str, int], target: dict[str, int], gems: dict[str, int]) -> None:
-    """``gems`` leave ``source`` for ``target`` (every play and every gem taken: written out per colour)."""
-    r, g, b, y = gems["red"], gems["green"], gems["blue"], gems["yellow"]
-    source["red"] -= r
-    source["green"] -= g
-    source["blue"] -= b
-    source["yellow"] -= y
-    target["red"] += r
-    target["green"] += g
-    target["blue"] += b
-    target["yellow"] += y
+    """``gems`` leave ``source`` for ``target`` (every play and every gem taken: written out per colour, and
+    only the colours that move: most moves are of one or two colours)."""
+    n = gems["red"]
+    if n:
+        source["red"] -= n
+        target["red"] += n
+    n = gems["green"]
+    if n:
+        source["green"] -= n
+        target["green"] += n
+    n = gems["blue"]
+    if n:
+        source["blue"] -= n
+        target["blue"] += n
+    n = gems["yellow"]
+    if n:
+        source["yellow"] -= n
+        target["yellow"] += n
 
 
 def gem_total(gems: dict[str, int]) -> int:
