@@ -27,6 +27,7 @@ from .state import (
     push,
     rng,
     science_count,
+    trusted_gems,
 )
 
 # ------------------------------------------------------------------------------------------- the display
@@ -199,7 +200,7 @@ def read_trusted(state: dict, seat: int, action: dict, rules: object = None) -> 
     if kind == "attack":
         return {"type": "attack", "card": action["card"], "archive": action.get("archive")}
     gems = action.get("gems")
-    return {"type": "pass"} if gems is None else {"type": "pass", "gems": clean_gems(gems, "gems to take")}
+    return {"type": "pass"} if gems is None else {"type": "pass", "gems": trusted_gems(gems, "gems to take")}
 
 
 trust(validate, read_trusted)

@@ -25,6 +25,7 @@ from .state import (
     p,
     push,
     slot_arg,
+    trusted_gems,
 )
 
 PLACED = Law()  # a law with no effect when played: it is simply placed (its value is scored at the end)
@@ -113,7 +114,7 @@ def read_trusted(state: dict, seat: int, action: dict, rules: Ruleset | None = N
     if kind == "pass":
         return {"type": "pass"}
     if kind == "discard":
-        return {"type": "discard", "card": action["card"], "gems": clean_gems(action.get("gems"), "gems to take")}
+        return {"type": "discard", "card": action["card"], "gems": trusted_gems(action.get("gems"), "gems to take")}
     number = action["card"]
     if kind != "play":
         return None
@@ -134,7 +135,7 @@ def read_trusted(state: dict, seat: int, action: dict, rules: Ruleset | None = N
         reward["level5"] = "rows"
     infinite = action.get("infinite")
     return {"type": "play", "card": number, "reward": reward, "slot": slot,
-            "pay": clean_gems(action.get("pay"), "payment"), "infinite": list(infinite) if infinite else []}
+            "pay": trusted_gems(action.get("pay"), "payment"), "infinite": list(infinite) if infinite else []}
 
 
 trust(validate, read_trusted)

@@ -138,16 +138,15 @@ def _circle_options(pyramid: dict, gems: dict[str, int]) -> list[tuple[tuple, li
             if len(painted) > 1:
                 continue  # a painted section cannot be painted again: no colour fits them all
         # A multicoloured section needs no paint: each colour needs the sections of neither it nor ANY.
-        free = 4 - (c0 == ANY) - (c1 == ANY) - (c2 == ANY) - (c3 == ANY)
+        free = 4 - colors.count(ANY)
         worth = level + heraldry - current
         options = []
-        for k in range(4):
-            color = COLORS[k]
+        for k, color in enumerate(COLORS):
             if painted and color not in painted:
                 continue  # a painted section cannot be painted again
             gain = worth + bonus[color]
             if gain > 0:
-                need = free - (c0 == color) - (c1 == color) - (c2 == color) - (c3 == color)
+                need = free - colors.count(color)
                 if need and need <= have[k]:
                     options.append((k, need, gain))
         if options:
@@ -178,7 +177,7 @@ def _greedy(items: list, budget: list[int]) -> int:
 def _dual(items: list, budget: list[int], lam: list[float]) -> float:
     total = sum(lam[k] * budget[k] for k in range(4))
     for _, opts in items:
-        total += max(0.0, max(g - lam[k] * need for k, need, g in opts))
+        total += max(0.0, max([g - lam[k] * need for k, need, g in opts]))
     return total
 
 
@@ -208,19 +207,17 @@ def _dp_prices(items: list, budget: list[int]) -> list[float]:
                 # others = max([0.0] + [g - lam[o] * need for the moves of other colours]), in one pass (a
                 # circle has one move per colour at most)
                 others = 0.0
-                mine = None
-                for move in opts:
-                    o = move[0]
+                need = 0
+                for o, n, v in opts:
                     if o != k:
-                        v = move[2] - lam[o] * move[1]
+                        v -= lam[o] * n
                         if v > others:
                             others = v
                     else:
-                        mine = move
-                if mine is None:
+                        need, g = n, v
+                if not need:
                     rest.append((others, 0, 0))
                 else:
-                    _, need, g = mine
                     candidates.add(g / need)
                     if g > others:
                         candidates.add((g - others) / need)
@@ -267,7 +264,7 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
         for k, need, _ in items[i][1]:
             row[k] += need
         need_after[i] = row
-        best_after[i] = best_after[i + 1] + max(g for _, _, g in items[i][1])
+        best_after[i] = best_after[i + 1] + max([g for _, _, g in items[i][1]])
     # alone[i][k][r]: the most circles i.. could add if colour k alone had r gems (a 0/1 knapsack).
     # Summed over colours it bounds what circles i.. can add: dropping "one colour per circle" only helps.
     top = [min(budget[k], need_after[0][k]) for k in range(4)]
@@ -286,7 +283,7 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
     lam = _dp_prices(items, [min(budget[k], need_after[0][k]) for k in range(4)])
     priced = [0.0] * (n + 1)
     for i in range(n - 1, -1, -1):
-        priced[i] = priced[i + 1] + max(0.0, max(g - lam[k] * need for k, need, g in items[i][1]))
+        priced[i] = priced[i + 1] + max(0.0, max([g - lam[k] * need for k, need, g in items[i][1]]))
     l0, l1, l2, l3 = lam
 
     def clip(rem: tuple[int, ...], i: int) -> tuple[int, ...]:
@@ -315,7 +312,8 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
         for rem, value in layer.items():
             gain = -(-value // scale)
             r0, r1, r2, r3 = rem
-            if gain + min(hope, a0[r0] + a1[r1] + a2[r2] + a3[r3]) < lower:
+            most = a0[r0] + a1[r1] + a2[r2] + a3[r3]
+            if gain + (most if most < hope else hope) < lower:
                 continue  # cannot reach a painting already known
             if gain + p + l0 * r0 + l1 * r1 + l2 * r2 + l3 * r3 < lower:
                 continue
