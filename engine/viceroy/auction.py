@@ -69,7 +69,10 @@ def cards_at(state: dict, colour: str) -> list[int]:
     spot = auction_card(state, colour)
     if spot is None:
         return []
-    return [c for c in (spot["base"], spot["tip"]) if c is not None]
+    base, tip = spot["base"], spot["tip"]
+    if base is None:
+        return [] if tip is None else [tip]
+    return [base] if tip is None else [base, tip]
 
 
 def remove_from_auction(state: dict, number: int, refill: list | None = None) -> str | None:
@@ -257,9 +260,13 @@ def reveal_bids(state: dict, choices: dict[int, dict], virtual_bids: list[str | 
     if virtual_bids:
         text += "; virtual opponents bid " + ", ".join(c or "nothing" for c in virtual_bids)
     # Seat keys as strings: events are kept in the state's log, which must stay plain JSON.
-    ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.",
-       choices={str(k): v for k, v in public.items()}, virtual=virtual_bids)
-    state["queue"].append({"op": "auction_resolve", "choices": {str(k): v for k, v in choices.items()}, "virtual": virtual_bids, "stage": 0})
+    shown, kept = {}, {}
+    for seat, ch in choices.items():
+        key = str(seat)
+        shown[key] = public[seat]
+        kept[key] = ch
+    ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.", choices=shown, virtual=virtual_bids)
+    state["queue"].append({"op": "auction_resolve", "choices": kept, "virtual": virtual_bids, "stage": 0})
 
 
 def advance(state: dict, events: list) -> bool | str:
@@ -304,11 +311,13 @@ def pass_step(state: dict, seat: int, gems: dict | None) -> dict:
 
 def step_resolve(state: dict, step: dict, events: list) -> bool:
     """Attacks, then bids per colour, then passers take gems (§4)."""
-    choices = {int(k): v for k, v in step["choices"].items()}
-    attackers = priority_order(state, [s for s, c in choices.items() if c["type"] == "attack"])
+    attacks = {}
+    for key, choice in step["choices"].items():
+        if choice["type"] == "attack":
+            attacks[int(key)] = choice
     steps: list[dict] = []
-    for seat in attackers:
-        steps.append({"op": "attack", "seat": seat, "card": choices[seat]["card"], "archive": choices[seat].get("archive")})
+    for seat in priority_order(state, list(attacks)):
+        steps.append({"op": "attack", "seat": seat, "card": attacks[seat]["card"], "archive": attacks[seat].get("archive")})
     steps.append({"op": "bids", "choices": step["choices"], "virtual": step["virtual"]})
     push(state, *steps)
     return True
@@ -382,15 +391,20 @@ def step_bids(state: dict, step: dict, events: list) -> bool:
 
 def bids_settled(state: dict, choices: dict[int, dict], winners: set[int], takes: list[dict]) -> None:
     """Once the bids are settled: the winners and the passers leave the auction; the cards won are taken, then
-    the passers take their gems in priority order."""
-    passers = priority_order(state, [s for s, c in choices.items() if c["type"] == "pass"])
+    the passers take their gems in priority order (their steps are added to ``takes``)."""
+    passers = []
+    for seat, choice in choices.items():
+        if choice["type"] == "pass":
+            passers.append(seat)
+    passers = priority_order(state, passers)
     active = state["active"]
     for seat in winners:
         if seat in active:
             active.remove(seat)
     for seat in passers:
         active.remove(seat)
-    push(state, *takes, *[pass_step(state, s, choices[s].get("gems")) for s in passers])
+        takes.append(pass_step(state, seat, choices[seat].get("gems")))
+    push(state, *takes)
 
 
 def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, vcount: int, events: list,
@@ -401,11 +415,6 @@ def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, 
     spot = auction_card(state, colour)
     k = len(bidders) + vcount
     wins: list[tuple[int, int]] = []
-
-    def lose(reason: str) -> list:
-        ev(events, "all", "bid_fails", f"{colour.capitalize()}: {reason}; nobody gets a card.", color=colour)
-        return []
-
     if k == 1:
         if bidders:
             seat = bidders[0]
@@ -434,7 +443,7 @@ def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, 
         if vcount == 1:
             wants[-1] = spot["base"]  # Ruling: a virtual opponent wants the card at the base.
         if len(set(wants.values())) == 1:
-            return lose("both bidders want the same character")
+            return _bids_fail(events, colour, "both bidders want the same character")
         for seat, card in wants.items():
             remove_from_auction(state, card)
             if seat == -1:
@@ -445,7 +454,12 @@ def _settle_colour(state: dict, colour: str, bidders: list[int], choices: dict, 
                 wins.append((seat, card))
                 ev(events, "all", "bid_wins", f"{p(seat)} wins {C.label(card)} with a {colour} bid.", seat=seat, card=card)
         return wins
-    return lose(f"{k} bids for {len(there)} card{'s' if len(there) > 1 else ''}")
+    return _bids_fail(events, colour, f"{k} bids for {len(there)} card{'s' if len(there) > 1 else ''}")
+
+
+def _bids_fail(events: list, colour: str, reason: str) -> list:
+    ev(events, "all", "bid_fails", f"{colour.capitalize()}: {reason}; nobody gets a card.", color=colour)
+    return []
 
 
 def _mark_virtual_out(state: dict, count: int = 1) -> None:

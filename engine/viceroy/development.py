@@ -164,12 +164,21 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             parts.append(f"{p(seat)} discards {C.label(ch['card'])}")
         else:
             parts.append(f"{p(seat)} passes")
-    public = {str(s): {k: v for k, v in c.items() if k in _PUBLIC} for s, c in choices.items()}
+    public = {}
+    for seat, ch in choices.items():
+        shown = {}
+        for k, v in ch.items():
+            if k in _PUBLIC:
+                shown[k] = v
+        public[str(seat)] = shown
     ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
+    order = []  # the plays and discards, resolved by card number
     for seat, ch in choices.items():
         if ch["type"] == "pass":
             state["active"].remove(seat)
-    order = sorted((ch["card"], seat) for seat, ch in choices.items() if ch["type"] != "pass")
+        else:
+            order.append((ch["card"], seat))
+    order.sort()
     for _, seat in order:
         state["queue"].append({"op": "develop", "seat": seat, "plan": choices[seat]})
 

@@ -320,8 +320,7 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
             # The next state: the gems left, clipped to what the circles after this one could still use.
             k0, k1, k2, k3 = (r0 if r0 < c0 else c0), (r1 if r1 < c1 else c1), (r2 if r2 < c2 else c2), (r3 if r3 < c3 else c3)
             key = (k0, k1, k2, k3)
-            old = nxt.get(key)
-            if old is None or value > old:
+            if value > nxt.get(key, -1):  # (values are never below 0)
                 nxt[key] = value
                 links[key] = (rem, None)
             for move, k, need, add in moves:
@@ -346,8 +345,7 @@ def _programme(items: list, budget: list[int], limit: int) -> list | None:
                     r = r3 - need
                     key = (k0, k1, k2, (r if r < c3 else c3))
                 after = value + add
-                old = nxt.get(key)
-                if old is None or after > old:
+                if after > nxt.get(key, -1):
                     nxt[key] = after
                     links[key] = (rem, move)
         back.append(links)
