@@ -191,8 +191,10 @@ def _development(state: dict, seat: int, rng: random.Random, rules: Ruleset | No
     pyramid = player["pyramid"]
     # With the base game's payment sources, the payment is worked out here from the unused infinite gems
     # (as auto_payment does), without looking them up again for every place.
-    base_pay = (rules or rules_for(state)).payment_sources == [INFINITE]
-    refs = [(ref, ref.rsplit("/", 1)[1]) for ref in unused_infinite(player)] if base_pay else []
+    sources = (rules or rules_for(state)).payment_sources
+    base_pay = len(sources) == 1 and sources[0] is INFINITE
+    left = unused_infinite(player) if base_pay else None
+    refs = [(ref, ref.rsplit("/", 1)[1]) for ref in left] if left else []
     gems = player["gems"]
     # The best candidate so far (the first of equal scores, as max() would keep); its plan is built at the end.
     best: tuple | None = None

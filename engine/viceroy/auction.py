@@ -144,10 +144,10 @@ def start_turn(state: dict, events: list) -> None:
             active.append(seat)
     state["active"] = active
     text = f"Turn {state['turn']}" + (" (the last turn)" if state["last_turn"] else "") + ": auction phase."
-    ev(events, "all", "turn", text, turn=state["turn"], last_turn=state["last_turn"])
+    events.append({"type": "turn", "to": "all", "text": text, "turn": state["turn"], "last_turn": state["last_turn"]})
     if active:
         state["round"] = 1
-        ev(events, "all", "auction_round", "Auction round 1.", round=1)
+        events.append({"type": "auction_round", "to": "all", "text": "Auction round 1.", "round": 1})
 
 
 def validate(state: dict, seat: int, action: dict) -> dict:
@@ -265,7 +265,8 @@ def reveal_bids(state: dict, choices: dict[int, dict], virtual_bids: list[str | 
         key = str(seat)
         shown[key] = public[seat]
         kept[key] = ch
-    ev(events, "all", "auction_reveal", f"Round {state['round']} bids: {text}.", choices=shown, virtual=virtual_bids)
+    events.append({"type": "auction_reveal", "to": "all", "text": f"Round {state['round']} bids: {text}.", "choices": shown,
+                   "virtual": virtual_bids})
     state["queue"].append({"op": "auction_resolve", "choices": kept, "virtual": virtual_bids, "stage": 0})
 
 
@@ -281,7 +282,7 @@ def advance(state: dict, events: list) -> bool | str:
         end_auction(state, events)
         return DONE
     state["round"] += 1
-    ev(events, "all", "auction_round", f"Auction round {state['round']}.", round=state["round"])
+    events.append({"type": "auction_round", "to": "all", "text": f"Auction round {state['round']}.", "round": state["round"]})
     return False
 
 

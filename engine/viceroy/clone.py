@@ -17,19 +17,16 @@ def json_copy(value):  # noqa: ANN001, ANN201  (any JSON value)
     return value
 
 
-_ENTRY_KEYS = frozenset({"card", "slot", "tokens", "tucked", "gems", "paint"})
+_ENTRY_KEYS = ("card", "slot", "tokens", "tucked", "gems", "paint")  # an entry's keys, in state.new_entry's order
 
 
 def copy_entry(entry: dict) -> dict:
-    """A deep copy of a pyramid entry."""
-    if len(entry) != 6 or entry.keys() != _ENTRY_KEYS:
+    """A deep copy of a pyramid entry (an entry of the usual layout written out, its empty parts made anew)."""
+    if len(entry) != 6 or tuple(entry) != _ENTRY_KEYS:
         return json_copy(entry)
-    out = dict(entry)
-    out["tokens"] = [dict(t) for t in entry["tokens"]]
-    out["tucked"] = entry["tucked"][:]
-    out["gems"] = dict(entry["gems"])
-    out["paint"] = dict(entry["paint"])
-    return out
+    tokens, paint = entry["tokens"], entry["paint"]
+    return {"card": entry["card"], "slot": entry["slot"], "tokens": [dict(t) for t in tokens] if tokens else [],
+            "tucked": entry["tucked"][:], "gems": dict(entry["gems"]), "paint": dict(paint) if paint else {}}
 
 
 _PLAYER_KEYS = frozenset({"gems", "attacks", "hand", "pyramid", "skip_next_auction", "used_infinite", "painted"})

@@ -171,7 +171,8 @@ def resolve(state: dict, choices: dict[int, dict], events: list) -> None:
             if k in _PUBLIC:
                 shown[k] = v
         public[str(seat)] = shown
-    ev(events, "all", "development_reveal", f"Development round {state['round']}: " + "; ".join(parts) + ".", choices=public)
+    events.append({"type": "development_reveal", "to": "all",
+                   "text": f"Development round {state['round']}: " + "; ".join(parts) + ".", "choices": public})
     order = []  # the plays and discards, resolved by card number
     for seat, ch in choices.items():
         if ch["type"] == "pass":
@@ -323,7 +324,8 @@ def advance(state: dict, events: list) -> bool | str:
     if state["round"] >= MAX_ROUNDS or not state["active"]:
         return DONE
     state["round"] += 1
-    ev(events, "all", "development_round", f"Development round {state['round']}.", round=state["round"])
+    events.append({"type": "development_round", "to": "all", "text": f"Development round {state['round']}.",
+                   "round": state["round"]})
     return False
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import base  # noqa: F401  (installs the base game's ruleset)
 from .errors import IllegalAction
-from .rules import DONE, Ruleset, next_phase, rules_for, trusted_reading
+from .rules import DONE, TRUSTED, Ruleset, next_phase, rules_for, trusted_reading
 from .state import p
 
 
@@ -59,7 +59,7 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
         raise IllegalAction(phase.inactive, "not_active")
     choice = None
     if trusted:
-        reading = trusted_reading(phase.validate)
+        reading = TRUSTED.get(phase.validate)  # (rules.trusted_reading, looked up here: every action)
         if reading is not None:
             choice = reading(state, seat, action, rules)
     if choice is None:
@@ -72,10 +72,10 @@ def apply_action(state: dict, seat: int, action: dict, trusted: bool = False) ->
     events.append({"type": "choice_recorded", "to": seat,
                    "text": "Your choice is recorded (changed)." if amended else "Your choice is recorded.",
                    "choice": choice})
-    if len(state["players"]) <= 8:  # every seat has its key made once
-        waiting = [s for s in state["active"] if _KEYS[s] not in choices]
-    else:
-        waiting = [s for s in state["active"] if str(s) not in choices]
+    waiting = []  # (a loop, not a comprehension: this runs for every action, mostly over four seats)
+    for s in state["active"]:
+        if (_KEYS[s] if s < 8 else str(s)) not in choices:
+            waiting.append(s)
     chosen = {"type": "chosen", "to": "all", "text": _CHOSEN[seat] if seat < 8 else f"{p(seat)} has chosen.",
               "seat": seat, "waiting": waiting}
     events.append(chosen)

@@ -14,9 +14,13 @@ from .state import COLORS, clean_gems, fmt_gems, move_gems, zero
 
 def infinite_gems(player: dict) -> list[str]:
     """Every infinite gem in the pyramid as "slot/colour" (repeated when a card carries several)."""
-    # (most cards carry no token: they are passed over without starting the inner loop)
-    return [slot + "/" + t["color"] for slot, e in player["pyramid"]["cards"].items() if e["tokens"]
-            for t in e["tokens"] if t["type"] == "infinite_gem"]
+    out = []
+    for slot, e in player["pyramid"]["cards"].items():
+        if e["tokens"]:  # most cards carry no token: skip them without starting a loop
+            for t in e["tokens"]:
+                if t["type"] == "infinite_gem":
+                    out.append(slot + "/" + t["color"])
+    return out
 
 
 def unused_infinite(player: dict) -> list[str]:

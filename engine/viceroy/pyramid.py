@@ -91,8 +91,11 @@ def level_of(slot: str) -> int:
     return parse_slot(slot)[0]
 
 
+_NO_CARDS: dict[str, dict] = {}  # what a pyramid without a "cards" entry holds (read only)
+
+
 def _cards(pyramid: dict) -> dict[str, dict]:
-    return pyramid.get("cards", {})
+    return pyramid.get("cards", _NO_CARDS)
 
 
 # --------------------------------------------------------------------------- placement
@@ -304,9 +307,8 @@ def single_circles(pyramid: dict) -> list[dict]:
         if ll_entry is None or lr_entry is None:
             continue
         upper = cards[slot]
-        first = section_color(ll_entry, "top_right")
-        colors = (first, section_color(lr_entry, "top_left"), section_color(upper, "bottom_left"),
-                  section_color(upper, "bottom_right"))
+        colors = circle_colors(ll_entry, lr_entry, upper)
+        first = colors[0]
         if (colors[1] == first and colors[2] == first and colors[3] == first and first != NONE) or ANY in colors:
             circle = _circle(cards, slot, upper)
             if circle is not None and circle["single"]:

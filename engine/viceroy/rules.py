@@ -294,17 +294,17 @@ def upgrade(state: dict) -> None:
 # made without the checks (``rules``: the game's ruleset, or None to look it up); None where the reading does not
 # cover the action (the check then runs). For a phase's act (painting), the act without its checks. Keyed by
 # the check or act itself: a module that wraps or replaces one gets the full check until it trusts its own.
-_TRUSTED: dict[Callable[..., Any], Callable[..., Any]] = {}
+TRUSTED: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
 def trust(check: Callable[..., Any], reading: Callable[..., Any]) -> None:
     """Register ``reading`` as the trusted counterpart of the phase check (or act) ``check`` (equal results,
     property-tested)."""
-    _TRUSTED[check] = reading
+    TRUSTED[check] = reading
 
 
 def trusted_reading(check: Callable[..., Any] | None) -> Callable[..., Any] | None:
-    return _TRUSTED.get(check) if check is not None else None
+    return TRUSTED.get(check) if check is not None else None
 
 
 def zone_tokens(state: dict, seat: int) -> list[dict]:
