@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, MutableSequence, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +49,9 @@ _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
     " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
     " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id),"
-    " s.version, s.seq, s.state, s.checksum FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
+    " s.version, s.seq, s.state, s.checksum,"
+    " (SELECT MAX(log_pos) FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL)"
+    " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
 
 
 def _timer(r: Sequence[Any]) -> TimerRow:
@@ -74,6 +76,97 @@ def _single(op: str, sql: str, args: Sequence[Any] = ()) -> Plan:
 def _json_list(texts: Iterable[str]) -> list:
     # One parse of the joined rows is several times faster than one json.loads per row.
     return from_json("[" + ",".join(texts) + "]")
+
+
+class PublicLog(MutableSequence):
+    """A game's public log (state["log"]) as a submission hands it to the engine: the stored entries are not
+    read until something reads the log.  Appending (append, extend, +=) only collects the new entries, which
+    the commit stores as new game_events rows; any other use (iteration, indexing, slicing, comparison, a
+    copy) first loads the stored entries, in the same transaction.  Not a list on purpose: a JSON encoder or
+    marshal refuses it loudly instead of writing a list that lacks the stored entries; pickle and copy get
+    a plain list of every entry."""
+
+    __slots__ = ("_count", "_new", "_items", "_load")
+
+    def __init__(self, count: int, load: Callable[[], list]) -> None:
+        self._count = count  # stored entries (checked against the stored positions when the game was loaded)
+        self._new: list = []
+        self._items: list | None = None  # every entry, once loaded
+        self._load: Callable[[], list] | None = load
+
+    @property
+    def loaded(self) -> bool:
+        return self._items is not None
+
+    def entries(self) -> list:
+        """Every entry, loading the stored ones if not done yet."""
+        if self._items is None:
+            assert self._load is not None
+            stored = list(self._load())
+            if len(stored) != self._count:
+                raise CorruptSnapshot(f"the public log has {len(stored)} stored entries, {self._count} expected")
+            stored.extend(self._new)
+            self._items, self._new, self._load = stored, [], None
+        return self._items
+
+    def since(self, position: int) -> list:
+        """The entries from `position` on; no load when they were all appended in this transaction."""
+        if self._items is None and position >= self._count:
+            return self._new[position - self._count:]
+        return self.entries()[position:]
+
+    def append(self, value: Any) -> None:
+        (self._new if self._items is None else self._items).append(value)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        (self._new if self._items is None else self._items).extend(values)
+
+    def __iadd__(self, values: Iterable[Any]) -> PublicLog:
+        self.extend(values)
+        return self
+
+    def __len__(self) -> int:
+        return self._count + len(self._new) if self._items is None else len(self._items)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.entries()[index]
+
+    def __setitem__(self, index, value) -> None:  # type: ignore[override]
+        self.entries()[index] = value
+
+    def __delitem__(self, index) -> None:  # type: ignore[override]
+        del self.entries()[index]
+
+    def insert(self, index: int, value: Any) -> None:
+        self.entries().insert(index, value)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.entries())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self.entries())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.entries()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PublicLog):
+            other = other.entries()
+        return self.entries() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return list, (self.entries(),)
+
+    def __repr__(self) -> str:
+        return f"PublicLog({self.entries()!r})"
+
+
+def _plain_state(state: dict) -> dict:
+    """The state with a PublicLog as a plain list (loaded), for encoding it whole."""
+    log = state.get(LOG_KEY)
+    return {**state, LOG_KEY: log.entries()} if isinstance(log, PublicLog) else state
 
 
 @dataclass
@@ -104,6 +197,10 @@ class Tx:
 
     # Row lock on the game in write transactions (PostgreSQL); SQLite's BEGIN IMMEDIATE already serialises.
     _lock_clause = ""
+
+    # Tx._log_loader: False reads the public log with the game even where the driver could defer it (the
+    # service's second attempt at an action whose deferred read found the log damaged).
+    lazy_log = True
 
     def __init__(self, write: bool) -> None:
         self.write = write
@@ -137,6 +234,12 @@ class Tx:
     # ------------------------------------------------------------ driver primitives
     async def _run(self, plan: Plan) -> Any:
         raise NotImplementedError
+
+    def _log_loader(self, game_id: int) -> Callable[[], list] | None:
+        """A synchronous load of the game's stored public log within this transaction, if the driver can
+        run one right now (see PublicLog); None: the log is read with the game."""
+        return None
+
 
     _prefetch_load = False  # see _locked_game
 
@@ -173,7 +276,7 @@ class Tx:
         published as events keeps its log inside the snapshot instead (always correct, only bigger)."""
         for game_id, p in self._log_pending.items():
             if p.entries:
-                blob, checksum = encode_state(p.state)
+                blob, checksum = encode_state(_plain_state(p.state))
                 await self._queue_snapshot(game_id, p.version, p.seq, blob, checksum, p.now)
         self._log_pending.clear()
 
@@ -238,7 +341,18 @@ class Tx:
         if row[14] is not None:
             try:
                 state = decode_state(bytes(row[16]), row[17])
-                count, entries = yield from self._log_plan(game_id, entries=isinstance(state.get(LOG_KEY), int))
+                wants = isinstance(state.get(LOG_KEY), int)
+                loader = self._log_loader(game_id) if wants else None
+                if loader is not None:
+                    # The log is read only if the engine reads it (PublicLog, which then checks every
+                    # position); here the last position must match the snapshot's count.
+                    if row[18] is not None:
+                        count = int(row[18]) + 1
+                    else:
+                        count = (yield from self._packed_log_plan(game_id, entries=False))[0]
+                    entries: list | PublicLog | None = PublicLog(count, loader)
+                else:
+                    count, entries = yield from self._log_plan(game_id, entries=wants)
                 bundle.snapshot = self._with_log(game_id, row[14], row[15], state, count, entries)
             except CorruptSnapshot as exc:
                 bundle.error = exc
@@ -335,7 +449,7 @@ class Tx:
         entries are the game_events rows with a log_pos (matched in append_events, in the same commit)."""
         log = state.get(LOG_KEY)
         self._log_pending.pop(game_id, None)
-        if not isinstance(log, list):
+        if not isinstance(log, list | PublicLog):
             blob, checksum = encode_state(state)
             await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
             return
@@ -348,7 +462,8 @@ class Tx:
             known = n
         self._log_len[game_id] = known
         if n > known:
-            self._log_pending[game_id] = _PendingLog(known, log[known:], state, version, seq, now)
+            tail = log.since(known) if isinstance(log, PublicLog) else log[known:]
+            self._log_pending[game_id] = _PendingLog(known, tail, state, version, seq, now)
         blob, checksum = encode_state({**state, LOG_KEY: n})
         await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
 
@@ -366,7 +481,7 @@ class Tx:
         return self._with_log(game_id, row[0], row[1], state, count, entries)
 
     def _with_log(self, game_id: int, version: int, seq: int, state: dict, count: int,
-                  entries: list | None) -> tuple[int, int, dict]:
+                  entries: list | PublicLog | None) -> tuple[int, int, dict]:
         """The decoded state with its public log put back (the snapshot holds the log's length)."""
         self._log_len[game_id] = count
         marker = state.get(LOG_KEY)
