@@ -1019,8 +1019,16 @@ class GameService:
         return out
 
     async def next_timer_due(self) -> float | None:
+        """When the scheduler should look again. A re-armed timer still wakes at its old time (a re-arm does
+        not move it in the scheduler's index); once that time has come, it wakes at its due time instead."""
         async with self.storage.reading() as tx:
-            return await tx.next_due()
+            nxt = await tx.next_due()
+        now = self.clock.now()
+        if nxt is not None and nxt <= now:
+            async with self._transaction() as tx:
+                await tx.push_wakes(now)
+                nxt = await tx.next_due()
+        return nxt
 
     async def skip_missed_reminders(self, before: float | None = None) -> int:
         """Mark reminders that are already past as sent without sending them (used at start-up)."""

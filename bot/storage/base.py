@@ -42,7 +42,7 @@ Plan = Generator[Request, Any, Any]
 # The key of the public log inside an engine state (a list of the public events, appended to by the engine).
 LOG_KEY = "log"
 
-_TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key"
+_TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
 
 # Tx._load_plan: the game, its last action and last public event (seq), and its snapshot.
 _LOAD_GAME = (
@@ -55,7 +55,7 @@ _LOAD_GAME = (
 
 
 def _timer(r: Sequence[Any]) -> TimerRow:
-    return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
+    return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
 
 
 # One game's unfired timers, through timers_game (game_id, fired).  Sorted here (_due_order), not by an
@@ -532,8 +532,8 @@ class Tx:
         self._timers.pop(game_id, None)
         self._timers_added = True
         await self._write(
-            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
-            (game_id, seat, kind, due_at, prompt_key, now))
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at, wake_at)"
+            " VALUES (?,?,?,?,0,?,?,?)", (game_id, seat, kind, due_at, prompt_key, now, due_at))
 
     async def replace_timers(self, game_id: int, seat: int, old: Sequence[TimerRow],
                              schedule: Sequence[tuple[str, float]], prompt_key: str, now: float) -> None:
@@ -547,23 +547,33 @@ class Tx:
         """For each (seat, old, schedule, prompt_key): the seat's unfired timers `old` (as read in this
         transaction) become `schedule` ((kind, due_at) for `prompt_key`).  Existing rows are re-armed in
         place, which writes fewer pages than deleting them and adding new ones; every seat's rows go in one
-        statement of each kind.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        statement of each kind.  The earliest old row takes the earliest new time, and so on: a new prompt's
+        times are later than the old ones, so each row keeps its wake time (wake_at, the scheduler's index)
+        and only its due time changes.  Schedulers are told as for new timers (a timer may now be due earlier)."""
         self._timers.pop(game_id, None)
         self._timers_added = True
-        updates: list[tuple] = []
+        updates: list[tuple] = []  # wake_at stays: the scheduler's index is not touched
+        wakes: list[tuple] = []  # due earlier than the row's wake time: wake_at moves too
         deletes: list[tuple] = []
         inserts: list[tuple] = []
         for seat, old, schedule, prompt_key in seats:
-            reuse = [t for t in old if not t.fired]
-            updates += [(kind, due_at, prompt_key, now, t.id) for t, (kind, due_at) in zip(reuse, schedule, strict=False)]
-            deletes += [(t.id,) for t in reuse[len(schedule):]]
-            inserts += [(game_id, seat, kind, due_at, prompt_key, now) for kind, due_at in schedule[len(reuse):]]
+            reuse = sorted((t for t in old if not t.fired), key=lambda t: (t.due_at, t.id))
+            times = sorted(schedule, key=lambda s: s[1])
+            for t, (kind, due_at) in zip(reuse, times, strict=False):
+                if t.wake_at is not None and t.wake_at <= due_at:
+                    updates.append((kind, due_at, prompt_key, now, t.id))
+                else:
+                    wakes.append((kind, due_at, prompt_key, now, due_at, t.id))
+            deletes += [(t.id,) for t in reuse[len(times):]]
+            inserts += [(game_id, seat, kind, due_at, prompt_key, now, due_at) for kind, due_at in times[len(reuse):]]
         await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
                                updates)
+        await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?, wake_at=?"
+                               " WHERE id=? AND fired=0", wakes)
         await self._write_many("DELETE FROM timers WHERE id=?", deletes)
         await self._write_many(
-            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
-            inserts)
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at, wake_at)"
+            " VALUES (?,?,?,?,0,?,?,?)", inserts)
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
         self._timers.pop(game_id, None)
@@ -588,18 +598,33 @@ class Tx:
         return _timer(r) if r else None
 
     async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
+        # Found through timers_wake (wake_at <= due_at), and only those really due.
         rows = await self._all(
-            f"SELECT {_TIMER_COLS} FROM timers WHERE fired=0 AND due_at<=? ORDER BY due_at, id LIMIT ?",
-            (now, limit))
+            f"SELECT {_TIMER_COLS} FROM timers WHERE fired=0 AND wake_at<=? AND due_at<=? ORDER BY due_at, id LIMIT ?",
+            (now, now, limit))
         return [_timer(r) for r in rows]
 
     async def next_due(self) -> float | None:
-        row = await self._one("SELECT MIN(due_at) FROM timers WHERE fired=0")
+        """When a scheduler should look at the timers next: the earliest wake time, which may be before the
+        timer is due (a re-armed timer; see push_wakes)."""
+        row = await self._one("SELECT MIN(wake_at) FROM timers WHERE fired=0")
         return row[0] if row and row[0] is not None else None
 
+    # Rows another transaction holds are left for the next pass (PostgreSQL): a submission re-arming them
+    # holds its game's lock, and waiting for it while holding other timers could deadlock.
+    _skip_locked_clause = ""
+
+    async def push_wakes(self, now: float) -> None:
+        """Unfired timers whose wake time has come but which are not due yet (re-armed since) wake at their
+        due time instead."""
+        self._timers.clear()
+        await self._write(
+            "UPDATE timers SET wake_at=due_at WHERE id IN (SELECT id FROM timers WHERE fired=0 AND wake_at<=?"
+            f" AND due_at>?{self._skip_locked_clause})", (now, now))
+
     async def skip_reminders_before(self, when: float) -> int:
-        return await self.execute("UPDATE timers SET fired=1 WHERE fired=0 AND kind='reminder' AND due_at<?",
-                                  (when,))
+        return await self.execute("UPDATE timers SET fired=1 WHERE fired=0 AND kind='reminder' AND wake_at<?"
+                                  " AND due_at<?", (when, when))
 
     # ------------------------------------------------------------ public log
     async def append_events(self, game_id: int, version: int, events: list[dict], now: float) -> None:

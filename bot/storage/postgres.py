@@ -152,6 +152,7 @@ class PgTx(Tx):
     (COMMIT goes with the queued writes): a submission is three round trips, as the bare floor is."""
 
     _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
+    _skip_locked_clause = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
