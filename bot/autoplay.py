@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.i18n import LANGUAGES, catalogue
-from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from bot.localdiscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from bot.ui.ids import ControlId, encode_key
 from bot.ui.texts import BLOCKED_MARK
 
@@ -103,6 +103,7 @@ class SimulatedPlayer:
         self.rng = random.Random(seed)
         self.done_keys: set[str] = set()
         self.decisions = 0
+        self._look: InteractionRecord | None = None  # the interaction of the last "My screen" look (closed DMs)
 
     # ------------------------------------------------------------------ finding the prompt
 
@@ -119,14 +120,21 @@ class SimulatedPlayer:
         if status is None:
             return None
         rec = await self.user.click(status, label="My screen", timeout=10)
+        self._look = rec
         await rec.wait_done(timeout=10)
         # The screen comes first, the prompt (if any) in a second follow-up: wait for it until the bot has gone
-        # quiet (a prompt missed here is found on the next look, see `run`).
-        await self.world.wait_for(lambda: any(prompt_key(m) is not None for m in rec.messages)
-                                  or self.world.is_idle(quiet=0.25), timeout=10,
-                                  what=f"{self.user.name}'s prompt copy or a quiet Discord")
+        # quiet. Quiet is no proof (the bot draws the prompt's picture before sending it): a prompt that comes
+        # later is still picked up from this look (see `run`).
+        await self.world.wait_for(lambda: self._looked_prompt() is not None or self.world.is_idle(quiet=0.25),
+                                  timeout=10, what=f"{self.user.name}'s prompt copy or a quiet Discord")
         await self.world.idle(quiet=0.02, timeout=10)
-        for msg in reversed(rec.messages):
+        return self._looked_prompt()
+
+    def _looked_prompt(self) -> FakeMessage | None:
+        """The newest prompt not answered yet among the private answers to the last "My screen" look."""
+        if self._look is None:
+            return None
+        for msg in reversed(self._look.messages):
             key = prompt_key(msg)
             if key is not None and key not in self.done_keys:
                 return msg
@@ -167,14 +175,18 @@ class SimulatedPlayer:
                 table = self._channel_mark()
                 msg = await self._screen_prompt()
                 if msg is None:
-                    # Nothing to do yet: look again when the table changes (someone else moved), or after a
-                    # while (the prompt may have come after the look above gave up on it).
+                    # Nothing to do yet: look again when the table changes (someone else moved), act at once
+                    # when the prompt comes after all (the look above stopped waiting when Discord went quiet),
+                    # or look again after a while.
                     try:
-                        await self.world.wait_for(lambda seen=table: self._channel_mark() != seen, timeout=2,
+                        await self.world.wait_for(lambda seen=table: self._looked_prompt() is not None
+                                                  or self._channel_mark() != seen, timeout=2,
                                                   what=f"a change at the table for {self.user.name}")
                     except TimeoutError:
                         pass
-                    continue
+                    msg = self._looked_prompt()
+                    if msg is None:
+                        continue
             key = prompt_key(msg)
             await self.decide(msg)
             if key is not None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from .boards import _fit as fit
 from .boards import auction_image, scores_image, screen_image, table_image
+from .cache import cached_png
 from .cards import card_image
 from .png import encode_png
 from .pyramid import (
@@ -25,11 +26,13 @@ from .pyramid import (
 Names = Sequence[str] | Mapping[int, str]
 
 
+@cached_png
 def render_card(number: int, tokens: list[dict] | None = None, tucked: int = 0) -> bytes:
     """PNG of one card's full face, with tokens lying on it and its tucked-card count."""
     return encode_png(card_image(number, tokens, tucked), palette=True)
 
 
+@cached_png
 def render_pyramid(
     pyramid_view: Mapping,
     player_name: str,
@@ -47,16 +50,19 @@ def render_pyramid(
     return encode_png(fit(pyramid_image(pyramid_view, player_name, totals, slots, labels=labels)), palette=True)
 
 
+@cached_png
 def render_auction(auction_view: Mapping) -> bytes:
     """PNG of the auction: {colour: {"base": card|None, "tip": card|None}}."""
     return encode_png(auction_image(auction_view), palette=True)
 
 
+@cached_png
 def render_screen(seat_view: Mapping, player_name: str | None = None) -> bytes:
     """PNG of a seat's private screen (gems, attack tokens, hand). For DMs only."""
     return encode_png(screen_image(seat_view, player_name), palette=True)
 
 
+@cached_png
 def render_plan_start(seat_view: Mapping, seat: int, player_name: str | None = None) -> bytes:
     """PNG of what a plan starts from: the seat's screen (gems, hand) above its pyramid, one narrow column."""
     from PIL import Image
@@ -72,12 +78,14 @@ def render_plan_start(seat_view: Mapping, seat: int, player_name: str | None = N
     return encode_png(fit(img), palette=True)
 
 
+@cached_png
 def render_table(public_view: Mapping, names: Names | None = None, *, narrow: bool = False) -> bytes:
     """PNG of the whole table from the public view: status, auction row and every pyramid; ``narrow``: laid
     out for a phone (see table_image)."""
     return encode_png(table_image(public_view, names, narrow=narrow), palette=True)
 
 
+@cached_png
 def render_scores(scores: Sequence[Mapping], names: Names | None = None) -> bytes:
     """PNG of the final score sheet (engine's final_scores() list)."""
     return encode_png(scores_image(scores, names), palette=True)

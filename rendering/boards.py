@@ -9,6 +9,7 @@ from PIL import Image, ImageDraw
 
 from engine.viceroy.cards import COLORS
 
+from .cache import cached_image
 from .cards import CARD_H, CARD_W, card_image, full_face
 from .icons import icon
 from .pyramid import pyramid_image
@@ -233,6 +234,15 @@ def _player_caption(p: Mapping, seat: int, names: Sequence[str] | Mapping[int, s
     return player_name(names, seat), extras
 
 
+@cached_image
+def _table_pyramid(pyramid_view: Mapping, name: str, extras: Mapping, col_w: int) -> Image.Image:
+    """A player's pyramid for the table, at most ``col_w`` wide (after a move, most are as they were: cached)."""
+    pim = pyramid_image(pyramid_view, name, extras, background=BG_PANEL)
+    if pim.width > col_w:
+        pim = pim.resize((col_w, round(pim.height * col_w / pim.width)), Image.Resampling.BILINEAR)
+    return pim
+
+
 def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] | None, *,
                 narrow: bool = False) -> Image.Image:
     """Status line, reserve, the auction row, then every pyramid (two per row, scaled to a common width).
@@ -247,10 +257,7 @@ def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] |
     for seat, p in enumerate(players):
         s = p.get("seat", seat) if isinstance(p.get("seat"), int) else seat
         name, extras = _player_caption(p, s, names)
-        pim = pyramid_image(p.get("pyramid") or {"cards": {}}, name, extras, background=BG_PANEL)
-        if pim.width > col_w:
-            pim = pim.resize((col_w, round(pim.height * col_w / pim.width)), Image.Resampling.BILINEAR)
-        pyramids.append(pim)
+        pyramids.append(_table_pyramid(p.get("pyramid") or {"cards": {}}, name, extras, col_w))
     grid_w = ncols * col_w + (ncols - 1) * GAP
     width = max(strip.width, grid_w + 2 * PAD)
     rows = [pyramids[i:i + ncols] for i in range(0, len(pyramids), ncols)]

@@ -14,6 +14,7 @@ from PIL import Image
 
 from engine.viceroy.cards import COLORS
 
+from .cache import cached_png
 from .darkness import diamond
 from .icons import icon, reward_icon, token_chips
 from .png import encode_png
@@ -85,6 +86,7 @@ def invasion_image(view: Mapping, names: Sequence[str] | Mapping[int, str] | Non
     return img
 
 
+@cached_png
 def render_invasion(view: Mapping, names: Sequence[str] | Mapping[int, str] | None = None) -> bytes:
     """PNG of the monster stack and the combat cards."""
     return encode_png(invasion_image(view, names), palette=True)

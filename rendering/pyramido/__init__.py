@@ -8,18 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..cache import cached_png
 from ..png import encode_png
 from .boards import Names, draw_domino, market_image, sheet_image, table_image
 from .palette import COLOUR_LETTER, COLOUR_RGB
 from .pyramid import Frame, frame_for, position_labels, pyramid_image
 
 
+@cached_png
 def render_pyramid(player: Mapping, name: str, floor: int | None = None,
                    anchors: Sequence[Sequence[int]] = ()) -> bytes:
     """PNG of one pyramid; ``anchors`` (cells of the floor being built) are lettered per ``position_labels``."""
     return encode_png(pyramid_image(player, name, floor, position_labels(anchors) if anchors else None))
 
 
+@cached_png
 def render_domino(domino: Mapping, size: int = 160) -> bytes:
     """PNG of one domino as printed (``engine.pyramido.views.domino_view``), large enough to read."""
     from PIL import Image, ImageDraw
@@ -29,14 +32,17 @@ def render_domino(domino: Mapping, size: int = 160) -> bytes:
     return encode_png(img)
 
 
+@cached_png
 def render_market(view: Mapping) -> bytes:
     return encode_png(market_image(view))
 
 
+@cached_png
 def render_sheet(view: Mapping, floor: int, names: Names = None) -> bytes:
     return encode_png(sheet_image(view, floor, names))
 
 
+@cached_png
 def render_table(view: Mapping, names: Names = None) -> bytes:
     return encode_png(table_image(view, names))
 
@@ -69,6 +75,7 @@ def plan_image(view: Mapping, seat: int, name: str, anchors: Sequence[Sequence[i
     return img
 
 
+@cached_png
 def render_plan(view: Mapping, seat: int, name: str, anchors: Sequence[Sequence[int]] = (),
                 preview: Sequence[Mapping] = ()) -> bytes:
     return encode_png(plan_image(view, seat, name, anchors, preview))

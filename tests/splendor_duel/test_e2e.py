@@ -3,6 +3,7 @@ and no blind reserve in any public message or image."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import random
@@ -11,6 +12,7 @@ from PIL import Image
 
 from bot.autoplay import game_over, play_together
 from bot.localdiscord import FakeChannel, FakeUser
+from bot.presenters.splendor_duel import prompts
 from engine.splendor_duel import GAME
 from rendering.splendor_duel import render_table
 from tests.bot.harness import Table, new_table, open_lobby, start_game
@@ -110,5 +112,36 @@ async def test_secrecy_scan_no_blind_reserve_in_public_messages_images_or_the_op
         assert last.embed_image() == render_table(GAME.view(state, None), names)
         other = GAME.determinize(state, 0, random.Random(1))
         assert render_table(GAME.view(other, None), names) == render_table(GAME.view(state, None), names)
+    finally:
+        await table.stop_bot()
+
+
+async def test_a_prompt_drawn_after_discord_went_quiet_is_still_played(fake_discord, tmp_path, monkeypatch):
+    """A player with closed DMs looks at "My screen"; the bot draws the prompt's picture before sending it, so
+    Discord can be quiet for a while before the prompt comes. Here every prompt picture waits until Discord has
+    been quiet for longer than the player's look waits: the prompt that comes later is played from that look,
+    not missed (missing it meant looking again and again, each look as slow as the last)."""
+    loop = asyncio.get_running_loop()
+    draw = prompts.render_table
+
+    def after_a_quiet_discord(*args, **kwargs) -> bytes:  # runs in the bot's drawing thread
+        quiet = fake_discord.wait_for(lambda: fake_discord.is_idle(quiet=0.4), timeout=30, what="a quiet Discord")
+        asyncio.run_coroutine_threadsafe(quiet, loop).result()
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(prompts, "render_table", after_a_quiet_discord)
+    table = await new_table(fake_discord, tmp_path, ["Cy"], closed=("Cy",))
+    await table.start_bot()
+    try:
+        (cy,) = table.users
+        lobby = await open_lobby(table, cy, COMMAND, ai=1)
+        await cy.click(lobby, label="Start")
+        sim = SplendorPlayer(table.world, cy, table.channel, seed=1)
+        playing = asyncio.ensure_future(sim.run(timeout=120))
+        # Before, every look missed its prompt the same way: no decision was ever made.
+        await table.world.wait_for(lambda: sim.decisions >= 3 or playing.done(), timeout=120, what="three decisions")
+        assert not playing.done(), playing.exception()
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
     finally:
         await table.stop_bot()
