@@ -12,11 +12,11 @@ import json
 import logging
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import GameKind, compact_json
+from bot.games import GameKind
 from engine.search import LEVELS, ai_for
 
 log = logging.getLogger(__name__)
@@ -113,5 +113,15 @@ def think(kind: GameKind, state: dict, levels: Mapping[int, str], game_seed: int
 
 
 def _plain(value: Any) -> Any:
-    """A private copy in the order the engine wrote it (engines may iterate dicts)."""
-    return json.loads(compact_json(value))
+    """A private copy in the order the engine wrote it (engines may iterate dicts), made of plain lists: a
+    state read inside a write transaction may hold its public log as a sequence that loads on first read
+    (bot.storage.base.PublicLog), which JSON cannot encode as it is."""
+    return json.loads(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=_as_list))
+
+
+def _as_list(value: Any) -> list:
+    """JSON's fallback for what it cannot encode: a sequence other than a list (such a log) as a list of every
+    entry; anything else is refused, as without the fallback."""
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes | bytearray):
+        return list(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

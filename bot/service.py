@@ -381,14 +381,25 @@ class GameService:
         """``body(tx)`` as one write transaction through Storage.run (on SQLite one call on the database
         thread, reads and writes included), so the body awaits only the Tx; the scheduler is woken after."""
         used: list[Tx] = []
+        lazy_log = True
 
         async def run(tx: Tx) -> T:
             tx.timers_changed = False
+            tx.lazy_log = lazy_log
             used.append(tx)
             return await body(tx)
 
-        result = await self.storage.run(run)
-        if used and used[0].timers_changed and self.on_timers_changed is not None:
+        try:
+            result = await self.storage.run(run)
+        except CorruptSnapshot as exc:
+            # The public log, read only when the engine first asked for it, is damaged: that transaction
+            # rolled back whole, so the action runs again with the log read (and checked) with the game, and a
+            # damaged snapshot is rebuilt from the action log as usual.
+            log.warning("public log rejected during an action (%s); trying again with the log read first", exc)
+            used.clear()
+            lazy_log = False
+            result = await self.storage.run(run)
+        if used and used[-1].timers_changed and self.on_timers_changed is not None:
             self.on_timers_changed()
         return result
 
@@ -1008,8 +1019,16 @@ class GameService:
         return out
 
     async def next_timer_due(self) -> float | None:
+        """When the scheduler should look again. A re-armed timer still wakes at its old time (a re-arm does
+        not move it in the scheduler's index); once that time has come, it wakes at its due time instead."""
         async with self.storage.reading() as tx:
-            return await tx.next_due()
+            nxt = await tx.next_due()
+        now = self.clock.now()
+        if nxt is not None and nxt <= now:
+            async with self._transaction() as tx:
+                await tx.push_wakes(now)
+                nxt = await tx.next_due()
+        return nxt
 
     async def skip_missed_reminders(self, before: float | None = None) -> int:
         """Mark reminders that are already past as sent without sending them (used at start-up)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, MutableSequence, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,18 +42,20 @@ Plan = Generator[Request, Any, Any]
 # The key of the public log inside an engine state (a list of the public events, appended to by the engine).
 LOG_KEY = "log"
 
-_TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key"
+_TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
 
 # Tx._load_plan: the game, its last action and last public event (seq), and its snapshot.
 _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
     " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
     " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id),"
-    " s.version, s.seq, s.state, s.checksum FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
+    " s.version, s.seq, s.state, s.checksum,"
+    " (SELECT MAX(log_pos) FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL)"
+    " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
 
 
 def _timer(r: Sequence[Any]) -> TimerRow:
-    return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
+    return TimerRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
 
 
 # One game's unfired timers, through timers_game (game_id, fired).  Sorted here (_due_order), not by an
@@ -74,6 +76,97 @@ def _single(op: str, sql: str, args: Sequence[Any] = ()) -> Plan:
 def _json_list(texts: Iterable[str]) -> list:
     # One parse of the joined rows is several times faster than one json.loads per row.
     return from_json("[" + ",".join(texts) + "]")
+
+
+class PublicLog(MutableSequence):
+    """A game's public log (state["log"]) as a submission hands it to the engine: the stored entries are not
+    read until something reads the log.  Appending (append, extend, +=) only collects the new entries, which
+    the commit stores as new game_events rows; any other use (iteration, indexing, slicing, comparison, a
+    copy) first loads the stored entries, in the same transaction.  Not a list on purpose: a JSON encoder or
+    marshal refuses it loudly instead of writing a list that lacks the stored entries; pickle and copy get
+    a plain list of every entry."""
+
+    __slots__ = ("_count", "_new", "_items", "_load")
+
+    def __init__(self, count: int, load: Callable[[], list]) -> None:
+        self._count = count  # stored entries (checked against the stored positions when the game was loaded)
+        self._new: list = []
+        self._items: list | None = None  # every entry, once loaded
+        self._load: Callable[[], list] | None = load
+
+    @property
+    def loaded(self) -> bool:
+        return self._items is not None
+
+    def entries(self) -> list:
+        """Every entry, loading the stored ones if not done yet."""
+        if self._items is None:
+            assert self._load is not None
+            stored = list(self._load())
+            if len(stored) != self._count:
+                raise CorruptSnapshot(f"the public log has {len(stored)} stored entries, {self._count} expected")
+            stored.extend(self._new)
+            self._items, self._new, self._load = stored, [], None
+        return self._items
+
+    def since(self, position: int) -> list:
+        """The entries from `position` on; no load when they were all appended in this transaction."""
+        if self._items is None and position >= self._count:
+            return self._new[position - self._count:]
+        return self.entries()[position:]
+
+    def append(self, value: Any) -> None:
+        (self._new if self._items is None else self._items).append(value)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        (self._new if self._items is None else self._items).extend(values)
+
+    def __iadd__(self, values: Iterable[Any]) -> PublicLog:
+        self.extend(values)
+        return self
+
+    def __len__(self) -> int:
+        return self._count + len(self._new) if self._items is None else len(self._items)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.entries()[index]
+
+    def __setitem__(self, index, value) -> None:  # type: ignore[override]
+        self.entries()[index] = value
+
+    def __delitem__(self, index) -> None:  # type: ignore[override]
+        del self.entries()[index]
+
+    def insert(self, index: int, value: Any) -> None:
+        self.entries().insert(index, value)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.entries())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self.entries())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.entries()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PublicLog):
+            other = other.entries()
+        return self.entries() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return list, (self.entries(),)
+
+    def __repr__(self) -> str:
+        return f"PublicLog({self.entries()!r})"
+
+
+def _plain_state(state: dict) -> dict:
+    """The state with a PublicLog as a plain list (loaded), for encoding it whole."""
+    log = state.get(LOG_KEY)
+    return {**state, LOG_KEY: log.entries()} if isinstance(log, PublicLog) else state
 
 
 @dataclass
@@ -104,6 +197,10 @@ class Tx:
 
     # Row lock on the game in write transactions (PostgreSQL); SQLite's BEGIN IMMEDIATE already serialises.
     _lock_clause = ""
+
+    # Tx._log_loader: False reads the public log with the game even where the driver could defer it (the
+    # service's second attempt at an action whose deferred read found the log damaged).
+    lazy_log = True
 
     def __init__(self, write: bool) -> None:
         self.write = write
@@ -137,6 +234,12 @@ class Tx:
     # ------------------------------------------------------------ driver primitives
     async def _run(self, plan: Plan) -> Any:
         raise NotImplementedError
+
+    def _log_loader(self, game_id: int) -> Callable[[], list] | None:
+        """A synchronous load of the game's stored public log within this transaction, if the driver can
+        run one right now (see PublicLog); None: the log is read with the game."""
+        return None
+
 
     _prefetch_load = False  # see _locked_game
 
@@ -173,7 +276,7 @@ class Tx:
         published as events keeps its log inside the snapshot instead (always correct, only bigger)."""
         for game_id, p in self._log_pending.items():
             if p.entries:
-                blob, checksum = encode_state(p.state)
+                blob, checksum = encode_state(_plain_state(p.state))
                 await self._queue_snapshot(game_id, p.version, p.seq, blob, checksum, p.now)
         self._log_pending.clear()
 
@@ -238,7 +341,18 @@ class Tx:
         if row[14] is not None:
             try:
                 state = decode_state(bytes(row[16]), row[17])
-                count, entries = yield from self._log_plan(game_id, entries=isinstance(state.get(LOG_KEY), int))
+                wants = isinstance(state.get(LOG_KEY), int)
+                loader = self._log_loader(game_id) if wants else None
+                if loader is not None:
+                    # The log is read only if the engine reads it (PublicLog, which then checks every
+                    # position); here the last position must match the snapshot's count.
+                    if row[18] is not None:
+                        count = int(row[18]) + 1
+                    else:
+                        count = (yield from self._packed_log_plan(game_id, entries=False))[0]
+                    entries: list | PublicLog | None = PublicLog(count, loader)
+                else:
+                    count, entries = yield from self._log_plan(game_id, entries=wants)
                 bundle.snapshot = self._with_log(game_id, row[14], row[15], state, count, entries)
             except CorruptSnapshot as exc:
                 bundle.error = exc
@@ -335,7 +449,7 @@ class Tx:
         entries are the game_events rows with a log_pos (matched in append_events, in the same commit)."""
         log = state.get(LOG_KEY)
         self._log_pending.pop(game_id, None)
-        if not isinstance(log, list):
+        if not isinstance(log, list | PublicLog):
             blob, checksum = encode_state(state)
             await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
             return
@@ -348,7 +462,8 @@ class Tx:
             known = n
         self._log_len[game_id] = known
         if n > known:
-            self._log_pending[game_id] = _PendingLog(known, log[known:], state, version, seq, now)
+            tail = log.since(known) if isinstance(log, PublicLog) else log[known:]
+            self._log_pending[game_id] = _PendingLog(known, tail, state, version, seq, now)
         blob, checksum = encode_state({**state, LOG_KEY: n})
         await self._queue_snapshot(game_id, version, seq, blob, checksum, now)
 
@@ -366,7 +481,7 @@ class Tx:
         return self._with_log(game_id, row[0], row[1], state, count, entries)
 
     def _with_log(self, game_id: int, version: int, seq: int, state: dict, count: int,
-                  entries: list | None) -> tuple[int, int, dict]:
+                  entries: list | PublicLog | None) -> tuple[int, int, dict]:
         """The decoded state with its public log put back (the snapshot holds the log's length)."""
         self._log_len[game_id] = count
         marker = state.get(LOG_KEY)
@@ -417,8 +532,8 @@ class Tx:
         self._timers.pop(game_id, None)
         self._timers_added = True
         await self._write(
-            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
-            (game_id, seat, kind, due_at, prompt_key, now))
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at, wake_at)"
+            " VALUES (?,?,?,?,0,?,?,?)", (game_id, seat, kind, due_at, prompt_key, now, due_at))
 
     async def replace_timers(self, game_id: int, seat: int, old: Sequence[TimerRow],
                              schedule: Sequence[tuple[str, float]], prompt_key: str, now: float) -> None:
@@ -432,23 +547,33 @@ class Tx:
         """For each (seat, old, schedule, prompt_key): the seat's unfired timers `old` (as read in this
         transaction) become `schedule` ((kind, due_at) for `prompt_key`).  Existing rows are re-armed in
         place, which writes fewer pages than deleting them and adding new ones; every seat's rows go in one
-        statement of each kind.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        statement of each kind.  The earliest old row takes the earliest new time, and so on: a new prompt's
+        times are later than the old ones, so each row keeps its wake time (wake_at, the scheduler's index)
+        and only its due time changes.  Schedulers are told as for new timers (a timer may now be due earlier)."""
         self._timers.pop(game_id, None)
         self._timers_added = True
-        updates: list[tuple] = []
+        updates: list[tuple] = []  # wake_at stays: the scheduler's index is not touched
+        wakes: list[tuple] = []  # due earlier than the row's wake time: wake_at moves too
         deletes: list[tuple] = []
         inserts: list[tuple] = []
         for seat, old, schedule, prompt_key in seats:
-            reuse = [t for t in old if not t.fired]
-            updates += [(kind, due_at, prompt_key, now, t.id) for t, (kind, due_at) in zip(reuse, schedule, strict=False)]
-            deletes += [(t.id,) for t in reuse[len(schedule):]]
-            inserts += [(game_id, seat, kind, due_at, prompt_key, now) for kind, due_at in schedule[len(reuse):]]
+            reuse = sorted((t for t in old if not t.fired), key=lambda t: (t.due_at, t.id))
+            times = sorted(schedule, key=lambda s: s[1])
+            for t, (kind, due_at) in zip(reuse, times, strict=False):
+                if t.wake_at is not None and t.wake_at <= due_at:
+                    updates.append((kind, due_at, prompt_key, now, t.id))
+                else:
+                    wakes.append((kind, due_at, prompt_key, now, due_at, t.id))
+            deletes += [(t.id,) for t in reuse[len(times):]]
+            inserts += [(game_id, seat, kind, due_at, prompt_key, now, due_at) for kind, due_at in times[len(reuse):]]
         await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
                                updates)
+        await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?, wake_at=?"
+                               " WHERE id=? AND fired=0", wakes)
         await self._write_many("DELETE FROM timers WHERE id=?", deletes)
         await self._write_many(
-            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at) VALUES (?,?,?,?,0,?,?)",
-            inserts)
+            "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at, wake_at)"
+            " VALUES (?,?,?,?,0,?,?,?)", inserts)
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
         self._timers.pop(game_id, None)
@@ -473,18 +598,33 @@ class Tx:
         return _timer(r) if r else None
 
     async def due_timers(self, now: float, limit: int = 100) -> list[TimerRow]:
+        # Found through timers_wake (wake_at <= due_at), and only those really due.
         rows = await self._all(
-            f"SELECT {_TIMER_COLS} FROM timers WHERE fired=0 AND due_at<=? ORDER BY due_at, id LIMIT ?",
-            (now, limit))
+            f"SELECT {_TIMER_COLS} FROM timers WHERE fired=0 AND wake_at<=? AND due_at<=? ORDER BY due_at, id LIMIT ?",
+            (now, now, limit))
         return [_timer(r) for r in rows]
 
     async def next_due(self) -> float | None:
-        row = await self._one("SELECT MIN(due_at) FROM timers WHERE fired=0")
+        """When a scheduler should look at the timers next: the earliest wake time, which may be before the
+        timer is due (a re-armed timer; see push_wakes)."""
+        row = await self._one("SELECT MIN(wake_at) FROM timers WHERE fired=0")
         return row[0] if row and row[0] is not None else None
 
+    # Rows another transaction holds are left for the next pass (PostgreSQL): a submission re-arming them
+    # holds its game's lock, and waiting for it while holding other timers could deadlock.
+    _skip_locked_clause = ""
+
+    async def push_wakes(self, now: float) -> None:
+        """Unfired timers whose wake time has come but which are not due yet (re-armed since) wake at their
+        due time instead."""
+        self._timers.clear()
+        await self._write(
+            "UPDATE timers SET wake_at=due_at WHERE id IN (SELECT id FROM timers WHERE fired=0 AND wake_at<=?"
+            f" AND due_at>?{self._skip_locked_clause})", (now, now))
+
     async def skip_reminders_before(self, when: float) -> int:
-        return await self.execute("UPDATE timers SET fired=1 WHERE fired=0 AND kind='reminder' AND due_at<?",
-                                  (when,))
+        return await self.execute("UPDATE timers SET fired=1 WHERE fired=0 AND kind='reminder' AND wake_at<?"
+                                  " AND due_at<?", (when, when))
 
     # ------------------------------------------------------------ public log
     async def append_events(self, game_id: int, version: int, events: list[dict], now: float) -> None:

@@ -26,7 +26,17 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import _TIMER_COLS, GameBundle, Plan, Request, Storage, Tx, _json_list, _timer
+from bot.storage.base import (
+    _TIMER_COLS,
+    GameBundle,
+    Plan,
+    PublicLog,
+    Request,
+    Storage,
+    Tx,
+    _json_list,
+    _timer,
+)
 from bot.storage.schema import (
     _GAME_COLS,
     MIGRATIONS,
@@ -142,6 +152,7 @@ class PgTx(Tx):
     (COMMIT goes with the queued writes): a submission is three round trips, as the bare floor is."""
 
     _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
+    _skip_locked_clause = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
@@ -268,14 +279,19 @@ class PgTx(Tx):
         try:
             state = decode_state(bytes(r[18]), r[19])
             wants = isinstance(state.get("log"), int)
+            decode = None
             if n:
                 if distinct_n != n or lo != 0 or hi != n - 1:
                     raise CorruptSnapshot("the public log has gaps")
-                count, entries = n, _json_list([events]) if wants else None
+                count, decode = n, lambda: _json_list([events])
             elif packed:
                 count, entries = yield from self._packed_log_plan(game_id, entries=wants)
             else:
-                count, entries = 0, [] if wants else None
+                count, decode = 0, list
+            if decode is not None:
+                entries = None
+                if wants:  # decoded only if the engine reads the log, in a write transaction
+                    entries = PublicLog(count, decode) if self.write and self.lazy_log else decode()
             bundle.snapshot = self._with_log(game_id, r[16], r[17], state, count, entries)
         except CorruptSnapshot as exc:
             bundle.error = exc

@@ -177,6 +177,18 @@ MIGRATIONS: list[list[str]] = [
         "DROP INDEX timers_game",
         "CREATE INDEX timers_game ON timers(game_id, fired)",
     ],
+    [
+        # The scheduler wakes for a timer at wake_at, never later than due_at. A re-armed timer (a new
+        # prompt's deadline or reminder, later than the one it replaces) keeps its wake time, so a re-arm
+        # moves no entry in the scheduler's index: with due_at there every re-arm moved each timer's entry,
+        # and at 10,000 games each moved entry was a page of its own written at COMMIT (6.9 of a
+        # submission's 22.4). A scheduler woken before a timer is due moves its wake_at up to due_at then
+        # (Tx.push_wakes): once per re-armed timer at most, and only when its old time comes.
+        "ALTER TABLE timers ADD COLUMN wake_at REAL",
+        "UPDATE timers SET wake_at=due_at",
+        "DROP INDEX timers_due",
+        "CREATE INDEX timers_wake ON timers(fired, wake_at)",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -282,6 +294,7 @@ class TimerRow:
     due_at: float
     fired: bool
     prompt_key: str
+    wake_at: float | None = None  # when the scheduler looks at it (<= due_at; see the timers_wake migration)
 
 
 @dataclass

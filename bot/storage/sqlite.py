@@ -137,6 +137,20 @@ class SqliteTx(Tx):
             await self._storage._submit(_rollback)
 
 
+    def _log_loader(self, game_id: int) -> Callable[[], list] | None:
+        # Inside Storage.run the statements run here, on the database thread, so the engine's first read of
+        # the log can load it at once, in the same transaction; a submission whose engine only appends to
+        # the log never reads or decodes the stored entries.
+        if self._conn is None or not self.write or not self.lazy_log:
+            return None
+
+        def load() -> list:
+            if self._conn is None:
+                raise RuntimeError(f"the public log of game {game_id} was read after its transaction ended")
+            return _drive(self._conn, self._log_plan(game_id, entries=True))[1]
+
+        return load
+
     def _log_plan(self, game_id: int, *, entries: bool) -> Plan:
         if not entries:
             return (yield from super()._log_plan(game_id, entries=False))

@@ -196,3 +196,36 @@ async def test_the_loop_sleeps_to_a_deadline_even_if_the_clock_moves_before_its_
     clock.advance(300)  # before the sleeper ran at all
     await asyncio.wait_for(sleeper, timeout=5)
     assert clock.now() >= when
+
+
+async def test_a_re_armed_deadline_wakes_the_scheduler_at_its_old_time_and_fires_once_at_its_new_one(service, clock):
+    """A re-arm leaves a timer's wake time where it was (the scheduler's index is not touched): woken then,
+    the scheduler finds nothing due and waits for the new time; every timer still fires once, on time."""
+    gid, start = await started_game(service, humans=2)
+    clock.advance(HOUR)
+    first = max(start.pending[0].prompt.choices["options"])
+    second = next(c for c in start.pending[1].prompt.choices["options"] if c != first)  # no tie: a winner
+    await service.submit(gid, 100, {"type": "choose", "card": first}, idempotency_key="k0")
+    await service.submit(gid, 101, {"type": "choose", "card": second}, idempotency_key="k1")
+    (winner,) = [s for s, p in (await service.pending(gid)).items() if p.waiting]  # decides
+    clock.advance(2 * HOUR)
+    await service.submit(gid, 100 + winner, {"type": "decide", "take": "points"}, idempotency_key="d")
+    # Round 2: the winner's timers are re-armed in place (a day from now), the other seat's are new.
+    pend = await service.pending(gid)
+    assert {p.deadline for p in pend.values() if p.waiting} == {clock.now() + DAY}
+    round2 = clock.now()
+    early = await service.next_timer_due()
+    assert early is not None and early < round2 + DAY / 2  # the re-armed reminder still wakes at its old time
+    sched = Scheduler(service, Collector(), clock=clock)
+    clock.advance(early - clock.now())
+    assert await sched.run_due() == []  # nothing due at the old time
+    assert await service.next_timer_due() == round2 + DAY / 2  # the new reminders' time
+    clock.advance(round2 + DAY / 2 - clock.now())
+    assert [type(o) for o in await sched.run_due()] == [Reminder, Reminder]
+    assert await service.next_timer_due() < round2 + DAY - HOUR  # the re-armed second reminder's old time
+    clock.advance(round2 + DAY - clock.now())  # past every old time, to the new deadline
+    out = await sched.run_due()
+    assert [type(o) for o in out] == [ActionResult, ActionResult]  # the second reminders were late: not sent
+    timed_out = sorted(s for o in out if isinstance(o, ActionResult) for s in o.timed_out)
+    assert timed_out == [0, 1]  # each seat's new deadline, once
+    assert await sched.run_due() == []

@@ -1,0 +1,213 @@
+"""A submission hands the engine its public log as a PublicLog: what the engine appends becomes new event rows
+without the stored entries being read or decoded; an engine that reads the log gets every entry, from the same
+transaction; a damaged log found only then is read again with the game (and rebuilt from the action log)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import pickle
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.games import register
+from bot.service import GameService
+from bot.storage import CorruptSnapshot
+from bot.storage.base import PublicLog
+from bot.storage.schema import json_bytes
+from engine import api
+
+SEEN: list = []  # what the engine found in state["log"] at each move (type, loaded, length)
+
+
+def _new_game(options: dict, seed: int, seats: int) -> dict:
+    return {"seed": seed, "moves": 0, "log": []}
+
+
+def _apply(state: dict, seat: int, action: dict) -> list[dict]:
+    log = state["log"]
+    SEEN.append((type(log), getattr(log, "loaded", True), len(log)))
+    state["moves"] += 1
+    if action.get("type") == "recap":  # reads the whole log, as an AI or a view may
+        events = [{"type": "recap", "to": "all", "seen": [e["n"] for e in log if "n" in e]}]
+    else:
+        events = [{"type": "note", "to": "all", "n": state["moves"], "seat": seat},
+                  {"type": "secret", "to": seat, "n": state["moves"]},
+                  {"type": "note", "to": "all", "n": -state["moves"]}]
+    log.extend(e for e in events if e["to"] == "all")
+    return events
+
+
+LOGBOOK = register(api.Game(
+    type=api.GameType(name="test_logbook", display_name="Logbook", min_seats=2, max_seats=2, dynamics="sealed",
+                      hidden_information=True),
+    new_game=_new_game, pending=lambda s: {seat: api.Prompt(kind="move", key=f"m{s['moves']}") for seat in (0, 1)},
+    apply=_apply, view=lambda s, seat: {"entries": len(s["log"])},
+    default_action=lambda s, seat: {"type": "note"}, outcome=lambda s: None,
+))
+
+
+@pytest.fixture
+def logbook(storage):
+    seeds = itertools.count(1)
+    return GameService(storage, clock=ManualClock(1_800_000_000.0), seed_source=lambda: next(seeds))
+
+
+async def _started(service: GameService) -> int:
+    gid = (await service.create_lobby(1, 10, 100, "a", kind="test_logbook")).id
+    await service.join(gid, 101, "b")
+    await service.start(gid, 100)
+    return gid
+
+
+def _expected(notes: int) -> list[int]:
+    return [n for m in range(1, notes + 1) for n in (m, -m)]
+
+
+async def test_a_submission_that_only_appends_leaves_the_stored_log_unread(logbook):
+    gid = await _started(logbook)
+    SEEN.clear()
+    for n in range(6):
+        await logbook.submit(gid, 100 + n % 2, {"type": "note"}, idempotency_key=f"k{n}")
+    assert [(kind, loaded) for kind, loaded, _ in SEEN] == [(PublicLog, False)] * 6
+    assert [length for *_, length in SEEN] == [2 * n for n in range(6)]  # its length needs no read
+    state = await logbook.full_state(gid)
+    assert [e["n"] for e in state["log"]] == _expected(6)
+    async with logbook.storage.reading() as tx:
+        assert [e["n"] for _, _, e in await tx.events(gid) if e["type"] == "note"] == _expected(6)
+
+
+async def test_an_engine_that_reads_the_log_sees_every_entry(logbook):
+    gid = await _started(logbook)
+    for n in range(5):
+        await logbook.submit(gid, 100 + n % 2, {"type": "note"}, idempotency_key=f"k{n}")
+    result = await logbook.submit(gid, 100, {"type": "recap"}, idempotency_key="recap")
+    assert result.public[0]["seen"] == _expected(5)
+    await logbook.submit(gid, 101, {"type": "note"}, idempotency_key="after")
+    state = await logbook.full_state(gid)
+    assert [e.get("n", "recap") for e in state["log"]] == [*_expected(5), "recap", 7, -7]
+
+
+async def test_a_log_damaged_in_the_middle_is_read_again_with_the_game(logbook, storage):
+    gid = await _started(logbook)
+    for n in range(5):
+        await logbook.submit(gid, 100 + n % 2, {"type": "note"}, idempotency_key=f"k{n}")
+    async with storage.transaction() as tx:  # one position twice, one missing: the last one is still right
+        await tx.execute("UPDATE game_events SET log_pos=5 WHERE game_id=? AND log_pos=6", (gid,))
+    result = await logbook.submit(gid, 100, {"type": "recap"}, idempotency_key="recap")
+    assert result.public[0]["seen"] == _expected(5)  # from the state rebuilt out of the action log
+    again = await logbook.submit(gid, 100, {"type": "recap"}, idempotency_key="recap")
+    assert again.duplicate and again.version == result.version  # applied once
+
+
+def _log(stored: list, new: list | None = None, reads: list | None = None) -> PublicLog:
+    def load() -> list:
+        if reads is not None:
+            reads.append(1)
+        return list(stored)
+
+    log = PublicLog(len(stored), load)
+    log.extend(new or [])
+    return log
+
+
+def test_appending_and_counting_need_no_read():
+    reads: list = []
+    log = _log([1, 2, 3], reads=reads)
+    log.append(4)
+    log += [5]
+    assert len(log) == 5 and log.since(3) == [4, 5] and log.since(4) == [5]
+    assert not log.loaded and reads == []
+
+
+def test_any_other_use_reads_the_stored_entries_once():
+    reads: list = []
+    log = _log([1, 2, 3], [4], reads)
+    assert log[-1] == 4 and list(log) == [1, 2, 3, 4] and log[1:3] == [2, 3] and 2 in log
+    assert log == [1, 2, 3, 4] and log.since(1) == [2, 3, 4]
+    log.append(5)
+    assert log.entries() == [1, 2, 3, 4, 5] and len(log) == 5
+    assert reads == [1]
+
+
+def test_a_short_read_is_a_corrupt_snapshot():
+    log = PublicLog(3, lambda: [1, 2])
+    with pytest.raises(CorruptSnapshot):
+        list(log)
+
+
+def test_encoders_refuse_it_and_copies_are_plain_lists():
+    log = _log([{"a": 1}], [{"b": 2}])
+    with pytest.raises(TypeError):
+        json_bytes({"log": log})
+    with pytest.raises(TypeError):
+        json.dumps({"log": log})
+    for clone in (pickle.loads(pickle.dumps({"log": log}))["log"], copy.deepcopy(log), copy.copy(log)):
+        assert type(clone) is list and clone == [{"a": 1}, {"b": 2}]
+    deep = copy.deepcopy(log)
+    deep[0]["a"] = 9
+    assert log[0] == {"a": 1}
+
+
+async def _inline_ai_game(service: GameService) -> int:
+    """A toy game, one person (always the first card, always points) and two easy AI seats, played to the
+    end through submissions (so the AI seats move inside the submissions' transactions)."""
+    game = await service.create_lobby(1, 20, 100, "Ann", kind="toy", options={"rounds": 6})
+    await service.add_ai(game.id, 100, level="easy")
+    await service.add_ai(game.id, 100, level="easy")
+    await service.start(game.id, 100, seed=4321)
+    for n in range(50):
+        mine = (await service.pending(game.id)).get(0)
+        if mine is None:
+            break
+        view = await service.view(game.id, 100)
+        action = ({"type": "decide", "take": "points"} if mine.prompt.kind == "decide"
+                  else {"type": "choose", "card": view["hand"][0]})
+        await service.submit(game.id, 100, action, idempotency_key=f"k{n}", prompt_key=mine.prompt_key)
+    assert (await service.game(game.id)).status == "finished"
+    return game.id
+
+
+async def test_an_inline_ai_seat_plays_its_own_move_when_the_log_is_deferred(service, monkeypatch, caplog):
+    """The inline AI copies the state through JSON inside the submission's transaction: a deferred log must
+    be copied whole there, not make every AI seat fall back to its default action (as it once did)."""
+    from bot import ai
+    from bot.games import get_kind
+
+    logs: list[type] = []
+    decide = ai.decide
+
+    def recording(kind, level, state, seat, seed):  # noqa: ANN001, ANN202
+        logs.append(type(state["log"]))
+        return decide(kind, level, state, seat, seed)
+
+    monkeypatch.setattr(ai, "decide", recording)
+    gid = await _inline_ai_game(service)
+    assert PublicLog in logs  # the path under test: a state loaded by a submission
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    # Every AI move is what its chooser picks from the state before it (replayed from the record, plain lists).
+    kind, game = get_kind("toy"), await service.game(gid)
+    async with service.storage.reading() as tx:
+        record = [(a.seat, a.action) for a in await tx.actions(gid)]
+        seed = (await tx.game(gid)).seed
+    chose_otherwise = 0
+    for n, (seat, action) in enumerate(record):
+        if seat == 0:
+            continue
+        state = kind.rebuild(game.options, seed, 3, record[:n])
+        key = kind.pending(state)[seat].key
+        assert action == decide(kind, "easy", state, seat, ai.decision_seed(seed, seat, key))
+        chose_otherwise += action != kind.default_action(state, seat)
+    assert chose_otherwise >= 3  # the record tells the AI's own moves from default ones
+
+
+def test_the_ai_copy_of_a_state_holds_every_entry_of_a_deferred_log():
+    from bot import ai
+
+    state = {"seed": 1, "log": _log([{"a": 1}], [{"b": 2}])}
+    copy_ = ai._plain(state)
+    assert copy_ == {"seed": 1, "log": [{"a": 1}, {"b": 2}]} and type(copy_["log"]) is list
+    with pytest.raises(TypeError):
+        ai._plain({"x": object()})  # anything else JSON cannot encode is still refused
