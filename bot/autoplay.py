@@ -104,6 +104,7 @@ class SimulatedPlayer:
         self.done_keys: set[str] = set()
         self.decisions = 0
         self._look: InteractionRecord | None = None  # the interaction of the last "My screen" look (closed DMs)
+        self.unanswered: list[str] = []  # controls whose click got no answer in ANSWER_TIMEOUT
 
     # ------------------------------------------------------------------ finding the prompt
 
@@ -142,8 +143,8 @@ class SimulatedPlayer:
 
     def _situation(self) -> str:
         """What this player sees last, for a failure message: the newest DMs (with their controls, disabled
-        ones marked), the newest private answers, the last interactions and how the bot answered them, and
-        the keys answered."""
+        ones marked), the newest private answers, the last interactions and how the bot answered them, the
+        keys answered and the clicks that got no answer."""
         def control(c: dict[str, Any]) -> str:
             return str(c.get("custom_id", c.get("label"))) + (" (disabled)" if c.get("disabled") else "")
 
@@ -154,7 +155,7 @@ class SimulatedPlayer:
         clicks = [f"{r.data.get('custom_id', r.data.get('name'))} -> response {r.response_type} "
                   f"{now - r.created:.0f}s ago" for r in self.user.interactions()[-3:]]
         return (f"newest DMs {seen}; private answers {notes}; last interactions {clicks}; "
-                f"answered {sorted(self.done_keys)[-5:]}")
+                f"answered {sorted(self.done_keys)[-5:]}; clicks the bot never answered {self.unanswered[-3:]}")
 
     async def run(self, *, timeout: float = 300.0, max_decisions: int = 2000) -> int:
         """Play until the game is over; returns the number of decisions made."""
@@ -220,24 +221,32 @@ class SimulatedPlayer:
 
     # ------------------------------------------------------------------ acting
 
-    async def _answered(self, msg: FakeMessage, edits: int, notes: int) -> None:
-        """Wait until the bot has updated the prompt (or answered privately): never act on a stale picture."""
+    async def _answered(self, msg: FakeMessage, rec: InteractionRecord, edits: int) -> None:
+        """Wait until the bot has answered this click: the prompt edited in the answer itself, a private reply
+        or a form, or after a deferral the prompt edited or a follow-up sent. Never act on a stale picture: an
+        edit or a private message that is not this click's answer (a late answer to an earlier click, say)
+        does not count."""
+
+        def answered() -> bool:
+            if rec.response_type in (4, 7, 9):
+                return True
+            return rec.response_type in (5, 6) and (msg.edits > edits or bool(rec.followups))
+
         try:
-            await self.world.wait_for(lambda: msg.edits > edits or len(self.user.ephemerals()) > notes,
-                                      timeout=ANSWER_TIMEOUT, what=f"the bot's answer to {self.user.name}")
+            await self.world.wait_for(answered, timeout=ANSWER_TIMEOUT, what=f"the bot's answer to {self.user.name}")
         except TimeoutError:
-            pass
+            self.unanswered.append(str(rec.data.get("custom_id")))
         await self.world.idle(quiet=0.02, timeout=10)
 
     async def _select(self, msg: FakeMessage, comp: dict, values: list[str]) -> None:
-        edits, notes = msg.edits, len(self.user.ephemerals())
-        await self.user.select(msg, comp["custom_id"], values, timeout=10)
-        await self._answered(msg, edits, notes)
+        edits = msg.edits
+        rec = await self.user.select(msg, comp["custom_id"], values, timeout=10)
+        await self._answered(msg, rec, edits)
 
     async def _click(self, msg: FakeMessage, comp: dict) -> Any:
-        edits, notes = msg.edits, len(self.user.ephemerals())
+        edits = msg.edits
         rec = await self.user.click(msg, custom_id=comp["custom_id"], timeout=10)
-        await self._answered(msg, edits, notes)
+        await self._answered(msg, rec, edits)
         return rec
 
     def _options(self, comp: dict) -> list[str]:

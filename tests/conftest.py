@@ -1,4 +1,5 @@
-"""Shared fixtures: the storage drivers.  `db_target` runs a test on SQLite and on PostgreSQL."""
+"""Shared fixtures: the storage drivers.  `db_target` runs a test on SQLite and on PostgreSQL.  And the order
+the tests run in: the longest first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,39 @@ from pathlib import Path
 import pytest
 
 from tests.pg import PostgresCluster, PostgresUnavailable, run_sync
+
+# The files with the longest tests (whole games through the bot, kills and restarts, long property runs),
+# longest first, by `--durations`: they run before everything else. With `--dist worksteal` (pyproject) a
+# worker that runs out of tests takes queued ones from another; a long game started last would still run
+# alone at the end while the other core has nothing left to do. Started first, the end is short tests.
+LONGEST_FIRST = (
+    "tests/invasion/test_e2e_discord.py",
+    "tests/splendor_duel/test_e2e.py",
+    "tests/bot/test_e2e_games.py",
+    "tests/i18n/test_swedish_game.py",
+    "tests/engine/test_properties.py",
+    "tests/darkness/test_e2e_discord.py",
+    "tests/underworld/test_e2e_discord.py",
+    "tests/pyramido/test_e2e.py",
+    "tests/bot/test_catch_up.py",
+    "tests/bot/test_kill.py",
+    "tests/bot/test_e2e_restart.py",
+    "tests/bot/test_ux_informed.py",
+    "tests/storage/test_viceroy_log.py",
+    "tests/bot/test_traffic.py",
+    "tests/service/test_restart.py",
+    "tests/bot/test_e2e_shards.py",
+    "tests/splendor_duel/test_e2e_restart.py",
+    "tests/service/test_viceroy.py",
+    "tests/darkness/test_properties.py",
+    "tests/engine/test_illegal.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of LONGEST_FIRST first, in that order; the order within a file and of the rest is kept."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 @pytest.fixture(scope="session")
