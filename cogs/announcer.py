@@ -31,7 +31,7 @@ from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
 from bot.storage import OutboxRow
 from bot.ui import ids, lockin, sync
-from bot.ui.drafts import RECAP, load_draft
+from bot.ui.drafts import RECAP, RECAP_OF, load_draft
 from bot.ui.presenter import Presenter, SeatCtx, TableCtx, Waiting
 from bot.ui.spec import Button
 from bot.ui.texts import (
@@ -122,6 +122,14 @@ def state_nonce(game_id: int, version: int, tag: str, key: str | None = None) ->
     return nonce(game_id, version, tag + format(zlib.crc32((key or "").encode()) & 0xFFFFFF, "x"))
 
 
+def recap_mark(version: int, recap: str | None) -> int | None:
+    """What a prompt message's record keeps of the recap at its top (the record's version field): which commit's
+    lines it tells, and the text. The outbox finds there the prompt that showed a seat's private lines."""
+    if not recap:
+        return None
+    return zlib.crc32(f"{version}.{recap}".encode())
+
+
 def fingerprint(embed: discord.Embed | None) -> int | None:
     """A short fingerprint of what an embed shows (stored with the message record, compared at catch-up)."""
     if embed is None:
@@ -168,6 +176,13 @@ class Announcer:
         self._dm_user: dict[int, int] = Recent(5000)
         # Prompt message ids whose click's answer closed them (no controls left): not edited to closed again.
         self._closed_by_reply: dict[int, bool] = Recent(5000)
+        # Prompt message id -> the recap at its top (None: none), so that closing it keeps those lines (a
+        # seat's private lines may be shown there and nowhere else). After a restart the record's mark says
+        # whether there is one (see _closing_text).
+        self._recaps: dict[int, str | None] = Recent(5000)
+        # Prompt message ids closed by the sync: an answer to a click that was on its way meanwhile may have
+        # put the controls back (the table cog closes it again).
+        self._closed: dict[int, bool] = Recent(5000)
         # Game id -> newest version waiting for the messages lane: an older result behind it leaves the
         # messages to it (a burst of clicks is brought in line once).
         self._queued: dict[int, int] = Recent(2000)
@@ -366,6 +381,32 @@ class Announcer:
         except discord.HTTPException:
             return None
 
+    def closing_text(self, message_id: int, mark: int | None, text: str) -> dict:
+        """The text of a prompt message that closes with ``text``: the recap at its top stays (it may be the
+        only place that shows what the seat was given privately). A message sent before a restart whose
+        record says it has one keeps its text as it is (only its controls go)."""
+        recap = self._recaps.get(message_id, "")
+        if message_id not in self._recaps and mark is not None:
+            return {}
+        return {"content": f"{recap}\n{text}" if recap else text}
+
+    def recap_known(self, message_id: int) -> bool:
+        return message_id in self._recaps
+
+    def recap_shown(self, message_id: int) -> str | None:
+        """The recap at the top of a prompt message sent by this process (None: none, or not known)."""
+        return self._recaps.get(message_id)
+
+    def closed_by_sync(self, message_id: int) -> bool:
+        """Whether the sync closed this prompt message (the game moved on from it)."""
+        return message_id in self._closed
+
+    async def close_again(self, channel_id: int, message_id: int) -> None:
+        """The answer to a click on its way while the sync closed this prompt put its controls back: closed
+        again, keeping its recap (not known here: the text stays, only the controls go)."""
+        if message_id in self._closed:
+            await self.edit(channel_id, message_id, **self.closing_text(message_id, 0, CLOSED_TEXT), view=None)
+
     def closed_by_reply(self, message_id: int) -> None:
         """The answer to a click on this prompt replaces it with no controls: the sync need not close it."""
         self._closed_by_reply[message_id] = True
@@ -540,6 +581,10 @@ class Announcer:
                 texts = [t for t in (presenter.private_line(e, names) for e in events) if t]
                 if f"p{seat}" in sent or not user or not texts:
                     continue
+                prompt = await self._in_prompt(row, live, presenter, int(seat), events, texts, names)
+                if prompt:  # the lines open the seat's new prompt: no DM of their own
+                    sent[f"p{seat}"] = prompt
+                    continue
                 text = "\n".join(texts)[:1900]
                 if searching:  # (a DM that is not there says nothing of the next one: it may have been closed)
                     earlier = earlier if earlier is not None else await self.service.outbox_recorded(row.game_id, row.id)
@@ -556,6 +601,36 @@ class Announcer:
                         row.version, exc)
         await self.service.outbox_progress(row.id, sent, delivered=done)
         return done
+
+    async def _in_prompt(self, row: OutboxRow, live: ActionResult | None, presenter: Presenter, seat: int,
+                         events: list[dict], texts: list[str], names: dict[int, str]) -> int | None:
+        """The prompt message that shows a seat's private lines of this commit, or None: they go in a DM of
+        their own. A commit that brings the seat a new prompt opens it with what the commit gave the seat (its
+        recap, which closing the prompt keeps); the prompt's record carries a mark of that recap (recap_mark),
+        so a redelivery after a crash finds it too and never shows the lines a second time."""
+        p = row.payload
+        if p["finished"]:
+            return None
+        recap = presenter.recap(p["public"], events, seat, names)
+        if not recap or any(text not in recap for text in texts):
+            return None  # the recap is cut short: the lines need room of their own
+        mark = recap_mark(row.version, recap)
+        if live is not None and live.version == row.version and live.status == "active" and not live.finished:
+            ctx = self.seat_ctx(live, seat)
+            if ctx is None or ctx.prompt is None or not ctx.prompt.waiting:
+                return None
+            # The new prompt goes out now unless the messages lane has sent it (or is sending it: its lock).
+            async with self.sync_lock(row.game_id):
+                if self._synced.get(row.game_id, -1) < row.version:
+                    try:
+                        await self.sync_messages(live, table=False)
+                    except Exception:
+                        log.exception("bringing the messages of game %s up to date failed", row.game_id)
+                records = await self.service.prompt_messages(row.game_id, active_only=False)
+        else:
+            records = await self.service.prompt_messages(row.game_id, active_only=False)
+        return next((m.message_id for m in records if m.purpose == "prompt" and m.seat == seat
+                     and m.version == mark and m.message_id), None)
 
     async def _lines_with_table(self, row: OutboxRow, live: ActionResult, presenter: Presenter, i: int,
                                 chunk: str, picture: Any, sent: dict) -> bool:
@@ -723,7 +798,9 @@ class Announcer:
             records = await self.service.prompt_messages(result.game_id)
             posted = {m.prompt_key for m in records if m.purpose == FINAL}
             messages = [m for m in records if m.purpose != FINAL]
-            await asyncio.gather(*(self.edit(m.channel_id, m.message_id, view=None) for m in messages))
+            # A prompt the last click's answer closed has no controls left: not edited again.
+            await asyncio.gather(*(self.edit(m.channel_id, m.message_id, view=None) for m in messages
+                                   if m.message_id not in self._closed_by_reply))
             await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
             return
@@ -881,7 +958,10 @@ class Announcer:
         closing = [m for m in todo.close if self._closed_by_reply.pop(m.message_id, None) is None
                    and m.message_id not in current]
         screens = {s.seat: old for s, old in todo.screens}
-        await asyncio.gather(*(self.edit(m.channel_id, m.message_id, content=CLOSED_TEXT, view=None)
+        for m in closing:
+            self._closed[m.message_id] = True
+        await asyncio.gather(*(self.edit(m.channel_id, m.message_id, **self.closing_text(m.message_id, m.version,
+                                                                                          CLOSED_TEXT), view=None)
                                for m in closing),
                              *(self._send_prompt(result, presenter, names, s, screens) for s in todo.send))
         if todo.close:
@@ -1024,10 +1104,11 @@ class Announcer:
         """The draft a seat's new prompt is shown with, holding the recap of what this result brought it."""
         draft = load_draft(result.drafts.get(ctx.seat), ctx.key)
         recap = presenter.recap(result.public, result.private.get(ctx.seat, []), ctx.seat, ctx.names)
-        if recap and draft.get(RECAP) != recap:
+        if recap and (draft.get(RECAP) != recap or draft.get(RECAP_OF) != result.version):
             # Kept with the prompt's draft (merged into what the player may have chosen already, through
             # "My screen"): every edit of the prompt repeats it.
-            draft = await self.service.note_in_draft(result.game_id, ctx.seat, ctx.key, {RECAP: recap})
+            draft = await self.service.note_in_draft(result.game_id, ctx.seat, ctx.key,
+                                                     {RECAP: recap, RECAP_OF: result.version})
         return draft
 
     async def _send_prompt(self, result: ActionResult, presenter: Presenter, names: dict[int, str],
@@ -1061,9 +1142,13 @@ class Announcer:
                                                      prompt_key=s.screen_key)
         if msg is not None:
             self.picture_digests[msg.id] = drawn
+            self._recaps[msg.id] = draft.get(RECAP)
             self._resync_failures.pop(result.game_id, None)
+            # The record marks the recap the prompt opens with: the outbox learns there that this prompt shows
+            # the seat's private lines of that commit (see _in_prompt).
+            mark = recap_mark(draft.get(RECAP_OF, result.version), draft.get(RECAP))
             await self.service.record_prompt_message(result.game_id, s.seat, msg.id, msg.channel.id, "prompt",
-                                                     prompt_key=ctx.key)
+                                                     prompt_key=ctx.key, version=mark)
             return
         if why == LATER:
             # Not the player's doing (Discord busy, DMs opened too fast): no ping, and the prompt goes out

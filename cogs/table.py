@@ -52,7 +52,7 @@ from bot.ui.texts import (
 )
 from engine.api import GameType, OptionSpec
 
-from .announcer import Announcer
+from .announcer import CLOSED_TEXT, Announcer
 from .discord_ui import (
     DEFAULT_UPLOAD_LIMIT,
     DYNAMIC_ITEMS,
@@ -854,16 +854,25 @@ class TableCog(commands.Cog, name="Table"):
                 spec, presenter, after, draft, max(others) if others and not after.prompt.waiting else None))  # type: ignore[union-attr]
         else:
             text = _chosen_text(presenter, action)
+            # The recap at the prompt's top stays: it may be the only place that shows what the player was given.
             await self._edit_original(interaction, presenter, MessageSpec(
-                title="✔ Done", description=f"{text}\nThe results are in the channel; your next prompt comes in "
-                                           "a new message."), keep_screen=False)
+                content=draft.get(RECAP) or "", title="✔ Done",
+                description=f"{text}\nThe results are in the channel; your next prompt comes in a new message."),
+                keep_screen=False)
 
     async def _close_prompt(self, interaction: discord.Interaction, text: str) -> None:
         """A click on a prompt that has closed: the prompt itself says so and loses its controls."""
-        if interaction.message is None or interaction.message.flags.ephemeral:
+        message = interaction.message
+        if message is None or message.flags.ephemeral:
             await self._reply(interaction, text)
             return
-        await self._respond_edit(interaction, content=text, view=None)
+        # What the prompt showed at its top (its recap: what the player was given) stays above the notice.
+        if self.announcer.recap_known(message.id):
+            recap = self.announcer.recap_shown(message.id)
+            content = f"{recap}\n{text}" if recap else text
+        else:  # sent before a restart: all of its text stays
+            content = f"{message.content[:1990 - len(text)]}\n{text}" if message.content else text
+        await self._respond_edit(interaction, content=content, view=None)
 
     async def on_form(self, interaction: discord.Interaction) -> None:
         data = interaction.data or {}
@@ -941,9 +950,20 @@ class TableCog(commands.Cog, name="Table"):
             elif kept_screen.image:
                 kept_screen.set_image(url=None)
             kwargs["embeds"] = [kwargs.pop("embed"), kept_screen]
+        closed = message is not None and spec.rows and self.announcer.closed_by_sync(message.id)
+        if closed:
+            # The game moved on while this click was being answered: the prompt stays closed (the choice shown,
+            # the controls gone) instead of getting them back for a moment.
+            kwargs["view"] = None
+            kwargs["content"] = here(self.announcer.closing_text(message.id, 0, CLOSED_TEXT).get("content")) \
+                or kwargs["content"]
         done = await self._respond_edit(interaction, **kwargs)
         if done and message is not None and kept is None:
             pictures[message.id] = drawn if file is not None else None
+        if done and message is not None and spec.rows and not closed:
+            # The game moved on while this answer was on its way: the sync closed the prompt before the answer
+            # put its controls back.
+            await self.announcer.close_again(message.channel.id, message.id)
         return done
 
     async def _respond_edit(self, interaction: discord.Interaction, **kwargs: Any) -> bool:

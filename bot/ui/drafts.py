@@ -39,6 +39,7 @@ def clear(draft: Draft) -> None:
 
 
 RECAP = "_recap"  # the prompt's first line: what the previous round brought the seat (kept on every edit)
+RECAP_OF = "_recap_of"  # the game version whose events the recap tells (see cogs/announcer.py recap_mark)
 
 
 def dump(draft: Draft | None) -> str | None:

@@ -33,6 +33,11 @@ async def _game_with_lines(world, tmp_path):
     """A game played until an announcement has shown a channel line and a private line (and an earlier one
     a channel line)."""
     table, _ = await two_player_game(world, tmp_path)
+
+    async def own_dm(*args: object) -> None:
+        return None  # private lines go out in DMs of their own here, never at the top of a prompt
+
+    table.bot.announcer._in_prompt = own_dm
     sims = await past_setup(table)
     game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
     for _ in range(40):
