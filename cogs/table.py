@@ -82,19 +82,25 @@ class _Ack:
     def __init__(self, interaction: discord.Interaction, within: float = ACK_WITHIN) -> None:
         self.interaction = interaction
         self.lock = asyncio.Lock()
+        self.sending = False  # the defer is on its way
         self.task = asyncio.create_task(self._defer_later(within))
 
     async def _defer_later(self, within: float) -> None:
         await asyncio.sleep(within)
         async with self.lock:
             if not self.interaction.response.is_done():
+                self.sending = True
                 try:
-                    await self.interaction.response.defer()
-                except discord.HTTPException:
+                    await asyncio.wait_for(self.interaction.response.defer(), REPLY_TIMEOUT)
+                except (discord.HTTPException, TimeoutError):
                     log.warning("could not acknowledge interaction %s", self.interaction.id)
 
     def stop(self) -> None:
-        self.task.cancel()
+        """No defer after all (the answer is ready). One on its way is not cancelled: Discord may have taken
+        it already, and a bot that never heard back would send the answer as the click's response, which
+        Discord refuses as a second one (the prompt would never show it). The answer waits for it instead."""
+        if not self.sending:
+            self.task.cancel()
 
 
 def _ack_lock(interaction: discord.Interaction) -> Any:

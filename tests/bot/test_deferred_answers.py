@@ -3,10 +3,17 @@ thinking message"), and an error after a public "thinking" defer is never shown 
 
 from __future__ import annotations
 
+import asyncio
+import sys
+
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot.autoplay import controls
 from bot.service import ServiceError
 from tests.bot.test_bot_interactions import past_setup, two_player_game
 
 DEPRECATED = "first follow-up after a deferred reply"
+DEFERRED_UPDATE = 6  # Discord's interaction response type of a component's defer
 
 
 async def test_deferred_commands_edit_the_thinking_message(fake_discord, tmp_path):
@@ -46,4 +53,61 @@ async def test_an_error_after_a_public_defer_is_private(fake_discord, tmp_path):
         assert rec.original is None or rec.original.deleted
         assert not [w for w in fake_discord.warnings if DEPRECATED in w]
     finally:
+        await table.stop_bot()
+
+
+
+async def test_an_answer_ready_while_the_late_defer_is_on_its_way_back_still_edits_the_prompt(fake_discord, tmp_path,
+                                                                                              monkeypatch):
+    """A click whose work outlasts ACK_WITHIN is deferred. When its answer is ready after Discord took the defer
+    but before Discord's reply to it reached the bot, the answer waits for that reply and edits the prompt
+    after the defer. (The defer used to be cancelled there: the bot took the click for unanswered, its own
+    response to it was refused as a second one (40060) and the prompt never showed the choice.)"""
+    world = fake_discord
+    world.interaction_deadline = None  # a slow machine may send the late defer after Discord's 3 s: not the point
+    table, _ = await two_player_game(world, tmp_path)
+    try:
+        sims = await past_setup(table)
+        ann = table.users[0]
+        prompt = sims[0].current_prompt()
+        choose = controls(prompt)["choose"]
+        bid = next(o["value"] for o in choose["options"] if o["value"].startswith("bid:"))
+        clicks: list = []
+        back = asyncio.Event()  # Discord's reply to the defer reaches the bot
+        respond = AsyncWebhookAdapter.create_interaction_response
+
+        async def reply_on_its_way(self, *args, **kwargs):
+            reply = await respond(self, *args, **kwargs)
+            if clicks and clicks[0].response_type == DEFERRED_UPDATE and not back.is_set():
+                await back.wait()
+            return reply
+
+        save_draft = table.bot.service.save_draft
+
+        async def save_after_the_defer(*args, **kwargs):
+            await world.wait_for(lambda: clicks[0].response_type == DEFERRED_UPDATE, timeout=30,
+                                 what="Discord to take the late defer")
+            return await save_draft(*args, **kwargs)
+
+        ready = asyncio.Event()
+        table_cog = sys.modules[type(table.bot.get_cog("Table")).__module__]  # the module the bot loaded
+        ack_lock = table_cog._ack_lock
+
+        def answer_ready(interaction):
+            lock = ack_lock(interaction)
+            ready.set()
+            return lock
+
+        monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", reply_on_its_way)
+        monkeypatch.setattr(table.bot.service, "save_draft", save_after_the_defer)
+        monkeypatch.setattr(table_cog, "_ack_lock", answer_ready)
+        edits = prompt.edits
+        clicks.append(await ann.select(prompt, choose["custom_id"], [bid], wait=False))
+        await world.wait_for(ready.is_set, timeout=30, what="the answer to Ann's bid")
+        back.set()
+        await world.wait_for(lambda: world.messages[prompt.id].edits > edits, timeout=30,
+                             what="Ann's prompt showing her bid")
+        assert "Press **Lock in**" in world.messages[prompt.id].embeds[0]["description"]
+    finally:
+        await table.settle()
         await table.stop_bot()
