@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from bot.autoplay import SimulatedPlayer, controls
 from bot.localdiscord import FakeDiscord, FakeMessage
@@ -54,6 +56,20 @@ async def _play_until_lines_in_a_prompt(table: Table, sims: list[SimulatedPlayer
     raise AssertionError("no private line opened a prompt")
 
 
+@asynccontextmanager
+async def _a_game_with_lines_in_a_prompt(world: FakeDiscord, tmp_path, *, still_open: bool
+                                         ) -> AsyncIterator[tuple[Table, list[SimulatedPlayer], int, tuple]]:
+    """A two-player game past setup, played until a seat's private lines opened one of its prompts: (the
+    table, the players, the game id, what ``_play_until_lines_in_a_prompt`` found). The bot stops at the end."""
+    table, _ = await two_player_game(world, tmp_path)
+    try:
+        sims = await past_setup(table)
+        game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
+        yield table, sims, game_id, await _play_until_lines_in_a_prompt(table, sims, game_id, still_open=still_open)
+    finally:
+        await table.stop_bot()
+
+
 def _owner_first(sims: list[SimulatedPlayer], prompt: FakeMessage) -> list[SimulatedPlayer]:
     return sorted(sims, key=lambda s: s.user.dm_channel is None or s.user.dm_channel.id != prompt.channel_id)
 
@@ -73,11 +89,8 @@ async def _until_closed(table: Table, sims: list[SimulatedPlayer], prompt: FakeM
 
 async def test_the_lines_open_the_prompt_and_stay_when_it_closes(fake_discord, tmp_path):
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
-    try:
-        sims = await past_setup(table)
-        game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
-        _, _, _, lines, prompt = await _play_until_lines_in_a_prompt(table, sims, game_id, still_open=True)
+    async with _a_game_with_lines_in_a_prompt(world, tmp_path, still_open=True) as (table, sims, _, found):
+        _, _, _, lines, prompt = found
         assert lines and all(line in prompt.content for line in lines)
         assert prompt.content.startswith("Last round:") and not prompt.flags & (1 << 12)  # the prompt notifies
         dm = world.channel(prompt.channel_id)
@@ -85,34 +98,24 @@ async def test_the_lines_open_the_prompt_and_stay_when_it_closes(fake_discord, t
         await _until_closed(table, sims, prompt)
         closed = world.messages[prompt.id]
         assert not controls(closed) and all(line in closed.content for line in lines), closed.content
-    finally:
-        await table.stop_bot()
 
 
 async def test_a_prompt_closed_after_a_restart_keeps_its_lines(fake_discord, tmp_path):
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
-    try:
-        sims = await past_setup(table)
-        game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
-        _, _, _, lines, prompt = await _play_until_lines_in_a_prompt(table, sims, game_id, still_open=True)
+    async with _a_game_with_lines_in_a_prompt(world, tmp_path, still_open=True) as (table, sims, _, found):
+        _, _, _, lines, prompt = found
         await table.stop_bot()  # the new process did not send the prompt: it knows it only from its record
         await table.start_bot()
         await table.settle()
         await _until_closed(table, sims, prompt)
         closed = world.messages[prompt.id]
         assert not controls(closed) and all(line in closed.content for line in lines), closed.content
-    finally:
-        await table.stop_bot()
 
 
 async def test_a_stale_click_keeps_the_lines(fake_discord, tmp_path):
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
-    try:
-        sims = await past_setup(table)
-        game_id = (await table.bot.service.list_games(statuses=("active",)))[0].id
-        _, _, _, lines, prompt = await _play_until_lines_in_a_prompt(table, sims, game_id, still_open=True)
+    async with _a_game_with_lines_in_a_prompt(world, tmp_path, still_open=True) as (table, sims, _, found):
+        _, _, _, lines, prompt = found
         owner, *others = _owner_first(sims, prompt)
         assert await owner.step()  # locked in, and still open for a change until the reveal
         await table.settle()
@@ -133,20 +136,15 @@ async def test_a_stale_click_keeps_the_lines(fake_discord, tmp_path):
         closed = world.messages[prompt.id]
         assert "earlier step" in closed.content and not controls(closed)
         assert all(line in closed.content for line in lines), closed.content
-    finally:
-        await table.stop_bot()
 
 
 async def test_a_redelivered_announcement_finds_the_lines_in_the_prompt(fake_discord, tmp_path):
     """A process killed after the prompt went out and before the announcement recorded it: delivered again
     (Discord has forgotten the nonces), the lines are found in the prompt, not sent in a DM."""
     world = fake_discord
-    table, _ = await two_player_game(world, tmp_path)
-    try:
+    async with _a_game_with_lines_in_a_prompt(world, tmp_path, still_open=False) as (table, _, game_id, found):
         bot = table.bot
-        sims = await past_setup(table)
-        game_id = (await bot.service.list_games(statuses=("active",)))[0].id
-        outbox_id, parts, part, _, prompt = await _play_until_lines_in_a_prompt(table, sims, game_id)
+        outbox_id, parts, part, _, prompt = found
         dm = world.channel(prompt.channel_id)
         before = len(dm.messages())
         await bot.service.outbox_progress(outbox_id, {k: v for k, v in parts.items() if k != part}, delivered=False)
@@ -158,5 +156,3 @@ async def test_a_redelivered_announcement_finds_the_lines_in_the_prompt(fake_dis
         assert len(dm.messages()) == before
         again = next(p for oid, _, p in _delivered(table.db, game_id) if oid == outbox_id)
         assert again[part] == prompt.id
-    finally:
-        await table.stop_bot()
