@@ -9,10 +9,12 @@ import itertools
 import json
 import zlib
 
+import pytest
+
 import tests.service.toygame  # noqa: F401  (registers "toy")
 from bot.clock import ManualClock
 from bot.service import GameService
-from bot.storage import Storage, decode_state, encode_state
+from bot.storage import CorruptSnapshot, Storage, decode_state, encode_state
 from bot.storage.schema import json_bytes
 from tests.service.conftest import started_game
 
@@ -77,6 +79,23 @@ def test_snapshots_written_by_the_json_module_still_decode():
     blob, checksum = encode_state(state)
     assert decode_state(blob, checksum) == state
     assert list(decode_state(blob, checksum)) == list(state)  # key order kept: engines iterate dicts
+
+
+def test_the_snapshot_checksum_catches_a_damaged_or_swapped_blob():
+    state = {"seed": 7, "log": 3, "deck": list(range(200)), "text": "é" * 50}
+    blob, checksum = encode_state(state)
+    assert checksum.startswith("z") and len(checksum) == 9  # the stream's own adler32, not a second hash
+    other, other_checksum = encode_state({**state, "seed": 8})
+    with pytest.raises(CorruptSnapshot, match="checksum"):
+        decode_state(other, checksum)  # a valid stream, but not this row's
+    with pytest.raises(CorruptSnapshot, match="checksum"):
+        decode_state(blob, "z0000")
+    for i in range(2, len(blob) - 4, 7):  # a flipped byte inside the stream: refused, never a wrong state
+        damaged = blob[:i] + bytes([blob[i] ^ 0x20]) + blob[i + 1:]
+        with pytest.raises(CorruptSnapshot):
+            decode_state(damaged, checksum)
+    with pytest.raises(CorruptSnapshot, match="checksum"):
+        decode_state(zlib.compress(json.dumps(state).encode()), "0" * 32)  # an old-format row, wrong sha256
 
 
 def test_what_the_fast_encoder_refuses_is_written_by_the_json_module():
