@@ -176,17 +176,45 @@ def _same(a: Any, b: Any) -> bool:
 
 class _Snapshot:
     """One state, copied as often as the checks of a step need: each copy is a fresh, exact deep copy (marshal
-    keeps types, values and shared references of plain data) at a fraction of copy.deepcopy's cost."""
+    keeps types, values and shared references of plain data) at a fraction of copy.deepcopy's cost.
+
+    A copy a check handed back (`give_back`) is kept for the next check when its marshal bytes are those of a
+    fresh copy: marshal writes every type, value, key order and shared reference (and marks objects referenced
+    from elsewhere), so equal bytes mean the copy is indistinguishable from a fresh one, and also that the check
+    left it unchanged. Anything else is dropped and the next check gets a fresh copy."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
+        self._spare: Any = None
         try:
             self._blob: bytes | None = marshal.dumps(state)
         except ValueError:
             self._blob = None
+        self._fresh: bytes | None = None  # the bytes of a fresh copy (they can differ from `_blob` in marks only)
 
     def copy(self) -> Any:
-        return marshal.loads(self._blob) if self._blob is not None else copy.deepcopy(self.state)
+        if self._spare is not None:
+            spare, self._spare = self._spare, None
+            return spare
+        if self._blob is None:
+            return copy.deepcopy(self.state)
+        fresh = marshal.loads(self._blob)
+        if self._fresh is None:
+            self._fresh = marshal.dumps(fresh)
+        return fresh
+
+    def give_back(self, trial: Any) -> bool:
+        """True (and `trial` kept for the next `copy`) if `trial` is exactly a fresh copy. The caller must hold no
+        other reference to `trial` or anything in it."""
+        if self._fresh is None:
+            return False
+        try:
+            same = marshal.dumps(trial) == self._fresh
+        except ValueError:  # something marshal does not write was put in: not a fresh copy
+            return False
+        if same:
+            self._spare = trial
+        return same
 
 
 def _expect_refused(game: Game, state: dict | _Snapshot, seat: int, action: Any, why: str) -> bool:
@@ -196,14 +224,17 @@ def _expect_refused(game: Game, state: dict | _Snapshot, seat: int, action: Any,
     try:
         game.apply(trial, seat, action)
     except IllegalAction as exc:
-        if not isinstance(exc.message, str) or len(exc.message.strip()) < 8:
-            _fail(game, f"{why}: refusal without a readable message ({exc.message!r})")
-        if not _same(trial, snapshot.state):
-            _fail(game, f"{why}: the refused action {action!r} changed the state")
-        return True
+        message = exc.message
     except Exception as exc:  # noqa: BLE001 - any other exception is the violation being checked
         _fail(game, f"{why}: {action!r} raised {type(exc).__name__}: {exc} instead of IllegalAction")
-    return False
+    else:
+        return False
+    # (the exception and its traceback, which may hold parts of `trial`, are gone here)
+    if not isinstance(message, str) or len(message.strip()) < 8:
+        _fail(game, f"{why}: refusal without a readable message ({message!r})")
+    if not snapshot.give_back(trial) and not _same(trial, snapshot.state):
+        _fail(game, f"{why}: the refused action {action!r} changed the state")
+    return True
 
 
 def _check_legal(game: Game, state: dict | _Snapshot, seat: int, action: Any, who: str) -> None:
@@ -214,24 +245,57 @@ def _check_legal(game: Game, state: dict | _Snapshot, seat: int, action: Any, wh
         _fail(game, f"{who} for seat {seat} is illegal: {action!r}: {exc.message}")
 
 
+class _Known:
+    """A value compared with many others (`_same`): its sorted orjson text is written once."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._text: bytes | None = None
+        self._texted = False
+
+    def same(self, other: Any) -> bool:
+        """_same(other, self.value)."""
+        if orjson is not None and other == self.value:
+            if not self._texted:
+                self._texted = True
+                try:
+                    self._text = orjson.dumps(self.value, option=orjson.OPT_SORT_KEYS)
+                except TypeError:
+                    self._text = None
+            if self._text is not None:
+                try:
+                    if orjson.dumps(other, option=orjson.OPT_SORT_KEYS) == self._text:
+                        return True
+                except TypeError:
+                    pass
+        return canonical(other) == canonical(self.value)
+
+
 def _check_views(game: Game, state: dict, n: int, rng: random.Random, snapshot: _Snapshot | None = None) -> None:
     public = game.view(state, None)
     if not is_plain_json(public):
         _fail(game, "the public view is not plain JSON")
+    views = []
     for seat in range(n):
-        if not is_plain_json(game.view(state, seat)):
+        view = game.view(state, seat)
+        if not is_plain_json(view):
             _fail(game, f"seat {seat}'s view is not plain JSON")
+        views.append(view)
     if game.determinize is None:
         return
+    known_public = _Known(public)
     for seat in range(n):
-        mine = game.view(state, seat)
+        mine = _Known(views[seat])
         fresh = snapshot.copy() if snapshot is not None else copy.deepcopy(state)
         sample = game.determinize(fresh, seat, random.Random(rng.random()))
-        if not _same(game.view(sample, seat), mine):
+        if not mine.same(game.view(sample, seat)):
             _fail(game, f"seat {seat}'s view changes with secrets it may not know (a leak, or determinize "
                         "changed something the seat can see)")
-        if not _same(game.view(sample, None), public):
+        if not known_public.same(game.view(sample, None)):
             _fail(game, "the public view changes with hidden information (a leak)")
+        del sample  # (the sample and its views may share parts of `fresh`)
+        if snapshot is not None:
+            snapshot.give_back(fresh)
 
 
 def play_and_check(game: Game, seats: int, options: dict, seed: int, *, deep_every: int = 1,

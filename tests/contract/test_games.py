@@ -131,3 +131,27 @@ def test_suite_catches_a_state_that_is_not_json() -> None:
 def test_suite_catches_prompts_that_are_not_prompts() -> None:
     with pytest.raises(contract.ContractViolation, match="Prompt"):
         _run(_broken(pending=toygame.pending))
+
+
+def test_a_snapshot_hands_out_a_copy_again_only_when_it_is_exactly_a_fresh_one() -> None:
+    state = {"a": [1, 2], "b": {"c": 1.0, "d": None}, "e": "x"}
+    snapshot = contract._Snapshot(state)
+    first = snapshot.copy()
+    assert first == state and first is not state and first["a"] is not state["a"]
+    assert snapshot.give_back(first)
+    assert snapshot.copy() is first  # unchanged: handed out again
+    first["a"].append(3)
+    assert not snapshot.give_back(first)
+    for changed in ({"a": (1, 2)}, {"b": {"d": None, "c": 1.0}}, {"b": {"c": 1, "d": None}}):
+        trial = snapshot.copy()
+        assert trial == state and trial is not first
+        trial.update(changed)  # a tuple for a list, another key order, an int for a float: JSON-equal, not exact
+        assert not snapshot.give_back(trial)
+    twins = contract._Snapshot({"a": [1, 2], "f": [1, 2]})
+    trial = twins.copy()
+    trial["f"] = trial["a"]  # equal values, but now one shared list
+    assert trial == twins.state and not twins.give_back(trial)
+    kept = snapshot.copy()
+    held = kept["a"]  # a part of it is still referenced from elsewhere
+    assert not snapshot.give_back(kept) and held == [1, 2]
+    assert snapshot.copy() == state
