@@ -3,13 +3,22 @@ the tests run in: the longest first."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.pg import PostgresCluster, PostgresUnavailable, run_sync
+
+# The run writes bytecode (the usual __pycache__ directories, ignored by git), also when the environment says
+# not to (PYTHONDONTWRITEBYTECODE): without it each xdist worker compiles and assertion-rewrites every module
+# it imports (about 5 s of CPU per worker) and every bot process the tests start compiles the bot again. This
+# module is loaded before the workers start, so they and the processes they start inherit the setting.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # The files with the longest tests (whole games through the bot, kills and restarts, long property runs),
 # longest first, by `--durations`: they run before everything else. With `--dist worksteal` (pyproject) a

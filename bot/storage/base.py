@@ -400,10 +400,8 @@ class Tx:
 
     # ------------------------------------------------------------ actions
     def _key_plan(self, key: str, then_load: int | None) -> Plan:
-        row = yield ("one",
-                     "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
-                     " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
-                     " WHERE a.idempotency_key=?", (key,))
+        row = yield ("one", "SELECT game_id, seq, seat, action, idempotency_key, kind, created_at, result"
+                     " FROM actions WHERE idempotency_key=?", (key,))
         if row is None and then_load is not None:
             self._prefetched = (then_load, (yield from self._load_plan(then_load)))
         return row
@@ -420,15 +418,15 @@ class Tx:
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, seat: int | None, action: dict, *, kind: str,
-                            key: str | None, now: float) -> None:
+                            key: str | None, now: float, result: bytes | None = None) -> None:
+        """Log an action; `result` (what the submission returned, for a retry with the same key) may come
+        with it, in the same row, or later through set_action_result."""
         await self._write(
-            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
-            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, json_text(action), key, kind, now))
+            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at, result)"
+            " VALUES (?,?,?,?,?,?,?,?)", (game_id, seq, seat, json_text(action), key, kind, now, result))
 
-    async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
-        await self._write(
-            "INSERT INTO action_results (game_id, seq, result) VALUES (?,?,?)"
-            " ON CONFLICT(game_id, seq) DO UPDATE SET result=excluded.result", (game_id, seq, result))
+    async def set_action_result(self, game_id: int, seq: int, result: bytes | None) -> None:
+        await self._write("UPDATE actions SET result=? WHERE game_id=? AND seq=?", (result, game_id, seq))
 
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._all(
@@ -693,7 +691,7 @@ class Tx:
             yield ("write", "DELETE FROM game_events WHERE game_id=?", (game_id,))
             yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed, packed_data)"
                    " VALUES (?,?,?,'',?,1,?)", (game_id, rows[-1][0], rows[-1][1], time.time(), blob))
-        yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
+        yield ("write", "UPDATE actions SET result=NULL WHERE game_id=? AND result IS NOT NULL", (game_id,))
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
         # The outbox stays: an end announcement delivered again after Discord's nonce window looks for its

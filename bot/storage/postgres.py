@@ -135,11 +135,11 @@ _LOAD = (
 
 # The same, with the idempotency check of a submission (Tx.action_by_key) in the same round trip: after the
 # game's row lock (a statement of its own, so this one's snapshot sees every commit made before the lock).
-_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, a.result"
 _LOAD_WITH_KEY = _LOAD.replace(
     " FROM games g LEFT JOIN snapshots s",
-    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a LEFT JOIN action_results r"
-    " ON r.game_id=a.game_id AND r.seq=a.seq WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a"
+    " WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
 
 
 def _rowcount(status: str) -> int:

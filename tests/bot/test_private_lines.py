@@ -120,8 +120,10 @@ async def test_a_stale_click_keeps_the_lines(fake_discord, tmp_path):
         assert await owner.step()  # locked in, and still open for a change until the reveal
         await table.settle()
         assert controls(world.messages[prompt.id])
-        # Closing the prompt at the reveal fails: it keeps its controls after the step has moved on.
-        world.fail("PATCH", f"/channels/{prompt.channel_id}/messages/{prompt.id}", times=10)
+        # Closing the prompt at the reveal fails: it keeps its controls after the step has moved on. (503: the
+        # error discord.py raises at once; on a 500 it sleeps 25 s over five tries before raising the same.)
+        world.fail("PATCH", f"/channels/{prompt.channel_id}/messages/{prompt.id}", status=503,
+                   message="Service Unavailable", times=10)
         for sim in others:
             assert await sim.step()
         await table.settle()
