@@ -235,3 +235,26 @@ async def test_events_are_numbered_from_the_seq_read_with_the_game(storage):
     async with storage.reading() as tx:
         events = await tx.events(gid)
     assert [(seq, e["type"]) for seq, _, e in events] == [(1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, "e")]
+
+
+async def test_a_new_sqlite_database_has_small_pages_and_an_older_one_keeps_its_own(tmp_path):
+    from bot.storage.sqlite import PAGE_SIZE
+
+    older = tmp_path / "older.db"
+    conn = sqlite3.connect(older)
+    conn.execute("PRAGMA page_size=4096")
+    conn.execute("CREATE TABLE made_before (x INTEGER)")  # the file exists with its page size
+    conn.commit()
+    conn.close()
+    for path, size in ((tmp_path / "new.db", PAGE_SIZE), (older, 4096)):
+        storage = await Storage.open(path)
+        try:
+            gid = await new_game(storage)
+            async with storage.transaction() as tx:
+                await tx.append_action(gid, 1, 0, {"type": "x"}, kind="action", key=f"k{size}", now=2.0,
+                                       result=b"{}" * 3000)  # longer than a page: continues on overflow pages
+            async with storage.reading() as tx:
+                assert (await tx._one("PRAGMA page_size"))[0] == size
+                assert (await tx.action_by_key(f"k{size}")).result == b"{}" * 3000
+        finally:
+            await storage.close()
