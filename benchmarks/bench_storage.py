@@ -105,7 +105,7 @@ LEDGER = register(api.Game(
     default_action=lambda s, seat: {"type": "move"}, outcome=lambda s: None,
 ))
 
-_TABLES = ("games", "seats", "actions", "action_results", "snapshots", "timers", "game_events")
+_TABLES = ("games", "seats", "actions", "snapshots", "timers", "game_events")
 
 
 async def _columns(storage: Storage, table: str) -> list[str]:

@@ -829,7 +829,6 @@ class GameService:
             # The engine validates before mutating, so nothing changed; nothing is stored.
             raise IllegalMove(getattr(exc, "message", str(exc)), getattr(exc, "code", "illegal")) from None
         seq = loaded.last_seq + 1
-        await tx.append_action(loaded.game.id, seq, seat, action, kind=kind_, key=key, now=now)
         loaded.last_seq = seq
         applied = [Applied(seq, seat, action, kind_)]
         extra: list[dict] = []
@@ -840,8 +839,11 @@ class GameService:
         result = await self._commit(tx, loaded, applied, extra + list(events), now)
         if kind_ == "timeout":
             result.timed_out = [seat]
-        if not result.finished:  # a finished game keeps no results (see Tx.pack_game)
-            await tx.set_action_result(loaded.game.id, seq, result.to_blob())
+        # Logged once its result is known, in the same row (one row written; the AI moves it triggered were
+        # logged by the commit, after it in seq, in the same transaction).  A finished game keeps no results
+        # (see Tx.pack_game).
+        await tx.append_action(loaded.game.id, seq, seat, action, kind=kind_, key=key, now=now,
+                               result=None if result.finished else result.to_blob())
         return result
 
     async def _run_ai(self, tx: Tx, loaded: _Loaded, now: float) -> tuple[list[Applied], list[dict]]:

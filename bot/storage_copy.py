@@ -23,7 +23,7 @@ from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 
 # Parents before children (foreign keys); schema_version is written by the migrations themselves.
-TABLES = ("games", "seats", "actions", "action_results", "snapshots", "timers", "game_events", "user_prefs",
+TABLES = ("games", "seats", "actions", "snapshots", "timers", "game_events", "user_prefs",
           "prompt_messages", "drafts", "outbox")
 CHUNK = 5000
 

@@ -242,6 +242,7 @@ class Tx:
 
 
     _prefetch_load = False  # see _locked_game
+    _rearm_as_one = False  # see _rearm_in_place
 
     async def _write(self, sql: str, args: Sequence[Any] = ()) -> None:
         """A write whose result nobody needs: a driver may queue it until the next read or the commit."""
@@ -400,10 +401,8 @@ class Tx:
 
     # ------------------------------------------------------------ actions
     def _key_plan(self, key: str, then_load: int | None) -> Plan:
-        row = yield ("one",
-                     "SELECT a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
-                     " FROM actions a LEFT JOIN action_results r ON r.game_id=a.game_id AND r.seq=a.seq"
-                     " WHERE a.idempotency_key=?", (key,))
+        row = yield ("one", "SELECT game_id, seq, seat, action, idempotency_key, kind, created_at, result"
+                     " FROM actions WHERE idempotency_key=?", (key,))
         if row is None and then_load is not None:
             self._prefetched = (then_load, (yield from self._load_plan(then_load)))
         return row
@@ -420,15 +419,15 @@ class Tx:
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, seat: int | None, action: dict, *, kind: str,
-                            key: str | None, now: float) -> None:
+                            key: str | None, now: float, result: bytes | None = None) -> None:
+        """Log an action; `result` (what the submission returned, for a retry with the same key) may come
+        with it, in the same row, or later through set_action_result."""
         await self._write(
-            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
-            " VALUES (?,?,?,?,?,?,?)", (game_id, seq, seat, json_text(action), key, kind, now))
+            "INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at, result)"
+            " VALUES (?,?,?,?,?,?,?,?)", (game_id, seq, seat, json_text(action), key, kind, now, result))
 
-    async def set_action_result(self, game_id: int, seq: int, result: bytes) -> None:
-        await self._write(
-            "INSERT INTO action_results (game_id, seq, result) VALUES (?,?,?)"
-            " ON CONFLICT(game_id, seq) DO UPDATE SET result=excluded.result", (game_id, seq, result))
+    async def set_action_result(self, game_id: int, seq: int, result: bytes | None) -> None:
+        await self._write("UPDATE actions SET result=? WHERE game_id=? AND seq=?", (result, game_id, seq))
 
     async def actions(self, game_id: int, after_seq: int = 0) -> list[ActionRow]:
         rows = await self._all(
@@ -549,9 +548,11 @@ class Tx:
         place, which writes fewer pages than deleting them and adding new ones; every seat's rows go in one
         statement of each kind.  The earliest old row takes the earliest new time, and so on: a new prompt's
         times are later than the old ones, so each row keeps its wake time (wake_at, the scheduler's index)
-        and only its due time changes.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        and only its due time changes.  Other processes' schedulers are told (as for new timers) only when a
+        row is added or its wake time moves earlier: they sleep until the earliest wake time, which a row
+        re-armed to a later due time leaves as it was (on PostgreSQL the NOTIFY at COMMIT takes a lock that
+        every notifying commit of the cluster waits for)."""
         self._timers.pop(game_id, None)
-        self._timers_added = True
         updates: list[tuple] = []  # wake_at stays: the scheduler's index is not touched
         wakes: list[tuple] = []  # due earlier than the row's wake time: wake_at moves too
         deletes: list[tuple] = []
@@ -566,14 +567,35 @@ class Tx:
                     wakes.append((kind, due_at, prompt_key, now, due_at, t.id))
             deletes += [(t.id,) for t in reuse[len(times):]]
             inserts += [(game_id, seat, kind, due_at, prompt_key, now, due_at) for kind, due_at in times[len(reuse):]]
-        await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=? WHERE id=? AND fired=0",
-                               updates)
+        if wakes or inserts:
+            self._timers_added = True
+        await self._rearm_in_place(updates)
         await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?, wake_at=?"
                                " WHERE id=? AND fired=0", wakes)
         await self._write_many("DELETE FROM timers WHERE id=?", deletes)
         await self._write_many(
             "INSERT INTO timers (game_id, seat, kind, due_at, fired, prompt_key, created_at, wake_at)"
             " VALUES (?,?,?,?,0,?,?,?)", inserts)
+
+    async def _rearm_in_place(self, updates: list[tuple]) -> None:
+        """(kind, due_at, prompt_key, now, id) of each re-armed row.  Where statements are dear (PostgreSQL:
+        each statement of a script is parsed, planned and run on its own) as one statement: a new prompt
+        re-arms every waiting seat's deadline and reminders, six rows for two seats.  `fired + 0` keeps the
+        planner off the scheduler's index (fired, wake_at): the rows are found by id.  SQLite runs the one
+        prepared statement per row (fewer instructions than the CASEs)."""
+        if not self._rearm_as_one or len(updates) < 2 or len({u[3] for u in updates}) != 1:
+            await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?"
+                                   " WHERE id=? AND fired=0", updates)
+            return
+        when = " ".join("WHEN ? THEN ?" for _ in updates)
+        args: list[Any] = []
+        for col in range(3):
+            for u in updates:
+                args += (u[4], u[col])
+        await self._write(
+            f"UPDATE timers SET kind=CASE id {when} END, due_at=CASE id {when} END, prompt_key=CASE id {when} END,"
+            f" created_at=? WHERE id IN ({','.join('?' * len(updates))}) AND fired + 0 = 0",
+            (*args, updates[0][3], *(u[4] for u in updates)))
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:
         self._timers.pop(game_id, None)
@@ -693,7 +715,7 @@ class Tx:
             yield ("write", "DELETE FROM game_events WHERE game_id=?", (game_id,))
             yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed, packed_data)"
                    " VALUES (?,?,?,'',?,1,?)", (game_id, rows[-1][0], rows[-1][1], time.time(), blob))
-        yield ("write", "DELETE FROM action_results WHERE game_id=?", (game_id,))
+        yield ("write", "UPDATE actions SET result=NULL WHERE game_id=? AND result IS NOT NULL", (game_id,))
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
         # The outbox stays: an end announcement delivered again after Discord's nonce window looks for its

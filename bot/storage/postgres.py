@@ -114,6 +114,20 @@ def _script(sql: str, args: Sequence[Any]) -> str:
     return parts[0] + "".join(_literal(a) + p for a, p in zip(args, parts[1:], strict=True))
 
 
+# A run of one INSERT in the queued writes (a commit's public events) goes to the server as one multi-row
+# INSERT: each statement of a script is parsed, planned and run on its own.  (Runs of UPDATEs stay one
+# statement per row: an UPDATE ... FROM (VALUES ...) was planned as a scan of every unfired timer.)
+_MULTI_INSERT = re.compile(r"^(INSERT INTO \w+ \([\w, ]+\) VALUES )(\((?:\?,)*\?\))$")
+
+
+def _statements(sql: str, rows: list[Sequence[Any]]) -> list[str]:
+    """The queued run `rows` of statement `sql` as literal statements."""
+    m = _MULTI_INSERT.match(sql) if len(rows) > 1 else None
+    if m:
+        return [m.group(1) + ", ".join(_script(m.group(2), row) for row in rows)]
+    return [_script(sql, row) for row in rows]
+
+
 # The whole load of a game (Tx.load_game) as one statement: the game (locked in a write transaction), its
 # seats, last action, unfired timers, drafts, snapshot and public log.
 _LOAD = (
@@ -135,11 +149,11 @@ _LOAD = (
 
 # The same, with the idempotency check of a submission (Tx.action_by_key) in the same round trip: after the
 # game's row lock (a statement of its own, so this one's snapshot sees every commit made before the lock).
-_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, r.result"
+_KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, a.result"
 _LOAD_WITH_KEY = _LOAD.replace(
     " FROM games g LEFT JOIN snapshots s",
-    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a LEFT JOIN action_results r"
-    " ON r.game_id=a.game_id AND r.seq=a.seq WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a"
+    " WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
 
 
 def _rowcount(status: str) -> int:
@@ -153,6 +167,7 @@ class PgTx(Tx):
 
     _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
     _skip_locked_clause = " FOR UPDATE SKIP LOCKED"
+    _rearm_as_one = True
 
     def __init__(self, conn: asyncpg.Connection, write: bool) -> None:
         super().__init__(write)
@@ -181,7 +196,7 @@ class PgTx(Tx):
         """Send the queued writes (with BEGIN if not sent yet, COMMIT when asked) as one script of literal
         values: one round trip."""
         queued, self._queued = self._queued, []
-        statements = [_script(sql, row) for sql, rows in queued for row in rows]
+        statements = [statement for sql, rows in queued for statement in _statements(sql, rows)]
         if self._begin and statements:
             statements.insert(0, "BEGIN")
             self._begin = False

@@ -66,7 +66,8 @@ MIGRATIONS: list[list[str]] = [
             UNIQUE (game_id, seq)
         )""",
         # What a submission returned, for idempotent retries.  A separate table so that dropping the results
-        # of a finished game frees whole pages (NULLing a column in `actions` would fragment it).
+        # of a finished game frees whole pages (NULLing a column in `actions` would fragment it).  Folded into
+        # `actions` by a later migration (fewer pages written per submission).
         """CREATE TABLE action_results (
             game_id INTEGER NOT NULL REFERENCES games(id),
             seq INTEGER NOT NULL,
@@ -188,6 +189,16 @@ MIGRATIONS: list[list[str]] = [
         "UPDATE timers SET wake_at=due_at",
         "DROP INDEX timers_due",
         "CREATE INDEX timers_wake ON timers(fired, wake_at)",
+    ],
+    [
+        # What a submission returned (for idempotent retries) goes in its action's row, written with it: a
+        # table of its own was two more b-trees (its rows and its key) written at every COMMIT.  A finished
+        # game's results are set to NULL (Tx.pack_game); SQLite merges the pages that leaves two-thirds empty.
+        "ALTER TABLE actions ADD COLUMN result BLOB",
+        "UPDATE actions SET result=(SELECT r.result FROM action_results r WHERE r.game_id=actions.game_id"
+        " AND r.seq=actions.seq) WHERE EXISTS (SELECT 1 FROM action_results r WHERE r.game_id=actions.game_id"
+        " AND r.seq=actions.seq)",
+        "DROP TABLE action_results",
     ],
 ]
 

@@ -8,11 +8,11 @@ negative; every game ends; its record replays to the identical state.
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
 
+from engine.contract import same_json
 from engine.viceroy import GAME, apply_action, new_game
 from engine.viceroy import cards as C
 from engine.viceroy.ai import choose_action
@@ -27,10 +27,6 @@ GAMES_PER_TABLE = 100  # per combination and seat count
 
 def seat_counts(modules: list[str]) -> list[int]:
     return [1, 2] if "duo" in modules else [1, 2, 3, 4]
-
-
-def canonical(state: dict) -> str:
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
 
 
 def play(modules: list[str], players: int, seed: int) -> tuple[dict, list[tuple[int, dict]]]:
@@ -68,4 +64,4 @@ def test_every_module_combination_conserves_gems_and_diamonds_and_replays(module
         state, record = play(modules, players, seed=1000 + i)
         if i % 4 == 0:  # replaying every fourth game keeps the suite quick
             options = GAME.options_for({"modules": modules}, players)
-            assert canonical(GAME.rebuild(options, 1000 + i, players, record)) == canonical(state)
+            assert same_json(GAME.rebuild(options, 1000 + i, players, record), state)  # same canonical JSON

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
 
+from engine.contract import exact_copy
 from engine.viceroy import IllegalAction, apply_action, new_game, pending
 from engine.viceroy import cards as C
 from engine.viceroy import game as G
@@ -135,8 +135,11 @@ def random_action(rng: random.Random) -> object:
     return action
 
 
-def check_illegal(state: dict, seat: object, action: object) -> None:
-    before = copy.deepcopy(state)
+def check_illegal(state: dict, seat: object, action: object, before: dict | None = None) -> None:
+    """`before`: a copy of `state` as it is now (every refusal leaves the state equal to it, so the checks of one
+    state share one copy)."""
+    if before is None:
+        before = exact_copy(state)
     with pytest.raises(IllegalAction) as exc:
         apply_action(state, seat, action)  # type: ignore[arg-type]
     assert isinstance(exc.value.message, str) and exc.value.message.strip()
@@ -146,7 +149,7 @@ def check_illegal(state: dict, seat: object, action: object) -> None:
 
 def check_fuzz(state: dict, seat: int, action: object) -> None:
     """A random action is either legal or refused cleanly; it never crashes and a refusal changes nothing."""
-    trial = copy.deepcopy(state)
+    trial = exact_copy(state)
     try:
         apply_action(trial, seat, action)  # type: ignore[arg-type]
     except IllegalAction as exc:
@@ -163,8 +166,9 @@ def test_illegal_actions_raise_and_change_nothing(players: int, virtual: int, de
         count = 0
         while True:
             if rng.random() < 0.25 or state["decision"] is not None or state["phase"] in ("setup", "painting", "over"):
+                before = exact_copy(state)
                 for seat, action in illegal_actions(state, rng):
-                    check_illegal(state, seat, action)
+                    check_illegal(state, seat, action, before)
                     count += 1
                 prompts = pending(state)
                 for _ in range(5):
@@ -174,8 +178,9 @@ def test_illegal_actions_raise_and_change_nothing(players: int, virtual: int, de
                 break
             seat = min(s for s, p in prompts.items() if not p.get("submitted"))
             apply_action(state, seat, choose_action(state, seat, rng))
+        before = exact_copy(state)
         for seat, action in illegal_actions(state, rng):
-            check_illegal(state, seat, action)
+            check_illegal(state, seat, action, before)
         assert count > 100
 
 

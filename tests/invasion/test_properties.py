@@ -13,10 +13,11 @@ import random
 
 import pytest
 
+from engine.contract import same_json
 from engine.viceroy import GAME, apply_action, new_game, view
 from engine.viceroy.ai import choose_action
 from engine.viceroy.prompts import pending, prompt_key
-from tests.darkness.test_properties import canonical, seat_counts
+from tests.darkness.test_properties import seat_counts
 from tests.engine.helpers import all_counts_non_negative
 from tests.invasion.helpers import COLORS, invasion, total_diamonds, total_gems
 
@@ -68,4 +69,4 @@ def test_invasion_with_every_module_combination_conserves_gems_and_diamonds_and_
         state, record = play(modules, players, seed=2000 + i)
         if i % 3 == 0:
             options = GAME.options_for({"modules": modules}, players)
-            assert canonical(GAME.rebuild(options, 2000 + i, players, record)) == canonical(state)
+            assert same_json(GAME.rebuild(options, 2000 + i, players, record), state)  # same canonical JSON

@@ -395,6 +395,8 @@ async def test_retry_after_game_finished_is_still_a_duplicate(service, storage):
     assert again.duplicate and again.status == "finished" and again.version == r.version
     async with storage.reading() as tx:
         assert len(await tx.actions(gid)) == len(r.applied) + (0 if r.applied[0].seq == 1 else r.applied[0].seq - 1)
+        # a finished game keeps no stored results (packed), only its actions
+        assert (await tx._one("SELECT COUNT(*) FROM actions WHERE game_id=? AND result IS NOT NULL", (gid,)))[0] == 0
     # the packed public log still reads as before
     log = await service.public_log(gid)
     assert log[-1].event["type"] == "final_scores" and [e.seq for e in log] == list(range(1, len(log) + 1))

@@ -235,3 +235,50 @@ async def test_events_are_numbered_from_the_seq_read_with_the_game(storage):
     async with storage.reading() as tx:
         events = await tx.events(gid)
     assert [(seq, e["type"]) for seq, _, e in events] == [(1, "a"), (2, "b"), (3, "c"), (4, "d"), (5, "e")]
+
+
+async def test_a_new_sqlite_database_has_small_pages_and_an_older_one_keeps_its_own(tmp_path):
+    from bot.storage.sqlite import PAGE_SIZE
+
+    older = tmp_path / "older.db"
+    conn = sqlite3.connect(older)
+    conn.execute("PRAGMA page_size=4096")
+    conn.execute("CREATE TABLE made_before (x INTEGER)")  # the file exists with its page size
+    conn.commit()
+    conn.close()
+    for path, size in ((tmp_path / "new.db", PAGE_SIZE), (older, 4096)):
+        storage = await Storage.open(path)
+        try:
+            gid = await new_game(storage)
+            async with storage.transaction() as tx:
+                await tx.append_action(gid, 1, 0, {"type": "x"}, kind="action", key=f"k{size}", now=2.0,
+                                       result=b"{}" * 3000)  # longer than a page: continues on overflow pages
+            async with storage.reading() as tx:
+                assert (await tx._one("PRAGMA page_size"))[0] == size
+                assert (await tx.action_by_key(f"k{size}")).result == b"{}" * 3000
+        finally:
+            await storage.close()
+
+
+async def test_other_schedulers_are_told_only_of_a_timer_that_wakes_earlier_or_is_new(storage):
+    """A row re-armed to a later due time keeps its wake time, so the earliest wake time every scheduler sleeps
+    until is unchanged: no notification (PostgreSQL: no NOTIFY at COMMIT). A new row, or one due before its
+    wake time, is told."""
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:
+        await tx.add_timer(gid, 0, "reminder", 50.0, "p1", 0.0)
+        await tx.add_timer(gid, 0, "deadline", 100.0, "p1", 0.0)
+        assert tx._timers_added
+    cases = [([("reminder", 150.0), ("deadline", 200.0)], False),  # later: in place, wake times kept
+             ([("reminder", 160.0), ("deadline", 210.0), ("reminder", 180.0)], True),  # one row more
+             ([("reminder", 10.0), ("deadline", 20.0), ("reminder", 15.0)], True)]  # earlier than the wake times
+    for schedule, told in cases:
+        async with storage.transaction() as tx:
+            await tx.replace_timers(gid, 0, await tx.timers(gid), schedule, "p", 1.0)
+            assert tx._timers_added is told
+        async with storage.reading() as tx:
+            rows = await tx.timers(gid)
+        assert sorted(t.due_at for t in rows) == sorted(due for _, due in schedule)
+        assert all(t.wake_at <= t.due_at for t in rows)
+        async with storage.reading() as tx:
+            assert await tx.next_due() == min(t.wake_at for t in rows)
