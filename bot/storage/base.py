@@ -548,9 +548,11 @@ class Tx:
         place, which writes fewer pages than deleting them and adding new ones; every seat's rows go in one
         statement of each kind.  The earliest old row takes the earliest new time, and so on: a new prompt's
         times are later than the old ones, so each row keeps its wake time (wake_at, the scheduler's index)
-        and only its due time changes.  Schedulers are told as for new timers (a timer may now be due earlier)."""
+        and only its due time changes.  Other processes' schedulers are told (as for new timers) only when a
+        row is added or its wake time moves earlier: they sleep until the earliest wake time, which a row
+        re-armed to a later due time leaves as it was (on PostgreSQL the NOTIFY at COMMIT takes a lock that
+        every notifying commit of the cluster waits for)."""
         self._timers.pop(game_id, None)
-        self._timers_added = True
         updates: list[tuple] = []  # wake_at stays: the scheduler's index is not touched
         wakes: list[tuple] = []  # due earlier than the row's wake time: wake_at moves too
         deletes: list[tuple] = []
@@ -565,6 +567,8 @@ class Tx:
                     wakes.append((kind, due_at, prompt_key, now, due_at, t.id))
             deletes += [(t.id,) for t in reuse[len(times):]]
             inserts += [(game_id, seat, kind, due_at, prompt_key, now, due_at) for kind, due_at in times[len(reuse):]]
+        if wakes or inserts:
+            self._timers_added = True
         await self._rearm_in_place(updates)
         await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?, wake_at=?"
                                " WHERE id=? AND fired=0", wakes)

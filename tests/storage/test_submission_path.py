@@ -258,3 +258,27 @@ async def test_a_new_sqlite_database_has_small_pages_and_an_older_one_keeps_its_
                 assert (await tx.action_by_key(f"k{size}")).result == b"{}" * 3000
         finally:
             await storage.close()
+
+
+async def test_other_schedulers_are_told_only_of_a_timer_that_wakes_earlier_or_is_new(storage):
+    """A row re-armed to a later due time keeps its wake time, so the earliest wake time every scheduler sleeps
+    until is unchanged: no notification (PostgreSQL: no NOTIFY at COMMIT). A new row, or one due before its
+    wake time, is told."""
+    gid = await new_game(storage)
+    async with storage.transaction() as tx:
+        await tx.add_timer(gid, 0, "reminder", 50.0, "p1", 0.0)
+        await tx.add_timer(gid, 0, "deadline", 100.0, "p1", 0.0)
+        assert tx._timers_added
+    cases = [([("reminder", 150.0), ("deadline", 200.0)], False),  # later: in place, wake times kept
+             ([("reminder", 160.0), ("deadline", 210.0), ("reminder", 180.0)], True),  # one row more
+             ([("reminder", 10.0), ("deadline", 20.0), ("reminder", 15.0)], True)]  # earlier than the wake times
+    for schedule, told in cases:
+        async with storage.transaction() as tx:
+            await tx.replace_timers(gid, 0, await tx.timers(gid), schedule, "p", 1.0)
+            assert tx._timers_added is told
+        async with storage.reading() as tx:
+            rows = await tx.timers(gid)
+        assert sorted(t.due_at for t in rows) == sorted(due for _, due in schedule)
+        assert all(t.wake_at <= t.due_at for t in rows)
+        async with storage.reading() as tx:
+            assert await tx.next_due() == min(t.wake_at for t in rows)
