@@ -48,10 +48,51 @@ LONGEST_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The files of LONGEST_FIRST first, in that order; the order within a file and of the rest is kept."""
+# Workers per core for `-n auto` (pyproject's addopts). The end-to-end tests spend most of their time waiting
+# (for a bot process to start, a pause of the bot's, a simulated player's quiet moment): measured per test, the
+# bot and service tests used the CPU about 30 % of their wall time, so with one worker per core the cores are
+# mostly idle. PYTEST_XDIST_AUTO_NUM_WORKERS still sets the number outright.
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of LONGEST_FIRST first, in that order; the order within a file and of the rest is kept.
+
+    Under xdist the tests are then dealt out for its scheduler: `--dist worksteal` gives each of the n workers
+    one contiguous share of the list to begin with (the first len // n tests to the first, and so on) and an
+    idle worker steals from the end of another's share. Kept as one list, every long test would be in the
+    first worker's share and run one after another there; so the long ones are dealt round-robin to the n
+    shares (each share starts with its long tests) and the rest fill the shares up."""
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers > 1:
+        items[:] = dealt(items, workers, sum(1 for item in items if item.nodeid.split("::", 1)[0] in rank))
+
+
+def dealt(items: list, workers: int, long: int) -> list:
+    """``items`` (their first ``long`` the long ones) in the order that makes worksteal's first shares each
+    begin with every ``workers``-th long test, then the rest in order."""
+    sizes, left = [], len(items)
+    for i in range(workers):  # the share sizes as xdist cuts them (worksteal's check_schedule)
+        sizes.append(left // (workers - i))
+        left -= sizes[-1]
+    shares: list[list] = [[] for _ in range(workers)]
+    for i, item in enumerate(items[:long]):
+        lane = i % workers
+        while len(shares[lane]) >= sizes[lane]:  # (a share full of long tests: the next one)
+            lane = (lane + 1) % workers
+        shares[lane].append(item)
+    rest = iter(items[long:])
+    for share, size in zip(shares, sizes, strict=True):
+        share.extend(next(rest) for _ in range(size - len(share)))
+    return [item for share in shares for item in share]
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,10 @@ async def test_a_game_that_finished_unannounced_gets_its_score_sheet_once(fake_d
             if await bot.service.list_games(statuses=("finished",)):
                 break
             await sim.step()
-            await table.settle()
+            # On to the next prompt as soon as it is there (the table's edit after a move waits a second for
+            # more moves, TABLE_EDIT_PAUSE); when none comes, until the bot is done (the game may be over).
+            await world.wait_for(lambda: sim.current_prompt() is not None or table.settled(), timeout=120,
+                                 what="Ann's next prompt or a settled bot")
     finally:
         await table.settle()
         await table.stop_bot()
