@@ -77,30 +77,39 @@ def known_in_hand(state: dict) -> dict[int, set[int]]:
 
 def public_attacks(state: dict, seat: int) -> int:
     """Attack tokens behind ``seat``'s screen, recounted from public events (rewards and attacks)."""
-    count = 0
-    cards = state["players"][seat]["pyramid"]["cards"]
+    return _public_attacks(state, [seat])[seat]
+
+
+def _public_attacks(state: dict, seats: list[int]) -> dict[int, int]:
+    """public_attacks for each of ``seats``, from one pass over the log."""
+    counts = dict.fromkeys(seats, 0)
+    cards_of = {s: state["players"][s]["pyramid"]["cards"] for s in seats}
     for event in state["log"]:
-        if event.get("seat") != seat:
+        seat = event.get("seat")
+        try:
+            if seat not in counts:
+                continue
+        except TypeError:  # an unhashable "seat" (a list of seats) is none of them
             continue
         kind = event.get("type")
         number = event.get("card")
         if kind == "start_card":
-            count += _attacks_in(C.rewards(number, 1))
+            counts[seat] += _attacks_in(C.rewards(number, 1))
         elif kind == "plays" and number is not None and not C.is_law(number):
             level = event["level"]
             if level < 5:
-                count += _attacks_in(C.rewards(number, level))
+                counts[seat] += _attacks_in(C.rewards(number, level))
             else:
-                entry = cards.get(event.get("slot") or "")
+                entry = cards_of[seat].get(event.get("slot") or "")
                 took_pp = entry is not None and any(
                     t["type"] == "power_points" and t.get("value") == 15 for t in entry["tokens"])
                 if not took_pp:
-                    count += sum(_attacks_in(C.rewards(number, lv)) for lv in (1, 2, 3))
+                    counts[seat] += sum(_attacks_in(C.rewards(number, lv)) for lv in (1, 2, 3))
         elif kind == "attack_take":
-            count -= 1
+            counts[seat] -= 1
         elif kind == "attacks_gained":  # a module's public attack reward (e.g. a domain card's)
-            count += event["amount"]
-    return max(0, count)
+            counts[seat] += event["amount"]
+    return {s: max(0, n) for s, n in counts.items()}
 
 
 def _attacks_in(items: list[dict]) -> int:
@@ -211,6 +220,7 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
         raise ValueError("determinize: gem accounting does not add up")
     gems = [c for c in COLORS for _ in range(totals[c])]
     rng.shuffle(gems)
+    attacks = _public_attacks(state, others)
     at = 0
     for s in others:
         mine = dict.fromkeys(COLORS, 0)
@@ -218,7 +228,7 @@ def determinize(state: dict, seat: int, rng: random.Random, *, keep_log: bool = 
             mine[c] += 1
         at += counts[s]
         out["players"][s]["gems"] = mine
-        out["players"][s]["attacks"] = public_attacks(state, s)
+        out["players"][s]["attacks"] = attacks[s]
         out["players"][s]["used_infinite"] = []
 
     _scrub_queue(out, seat, rng)
