@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.contract import is_plain_json, survives_json_round_trip
+from engine.contract import RoundTrips, is_plain_json
 from engine.viceroy import apply_action, is_over, new_game, new_record, pending, replay, view
 from engine.viceroy import cards as C
 from engine.viceroy.ai import choose_action, play_game
@@ -155,6 +155,7 @@ def drive(options: dict, seed: int, every_action: bool = True) -> tuple[dict, li
     check_accounting(state)
     turns_seen = set()
     memo: dict[bytes, set[int]] = {}
+    round_trips = RoundTrips()
     while True:
         prompts = pending(state)
         if not prompts:
@@ -167,7 +168,7 @@ def drive(options: dict, seed: int, every_action: bool = True) -> tuple[dict, li
         if every_action:
             check_accounting(state)
             check_views(state, memo)
-            assert survives_json_round_trip(state)
+            assert round_trips(state)  # survives a JSON round trip
         assert len(actions) < 5000
     check_accounting(state)
     check_views(state, memo)

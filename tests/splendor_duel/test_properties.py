@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.contract import survives_json_round_trip
+from engine.contract import RoundTrips
 from engine.splendor_duel import GAME
 from engine.splendor_duel.cards import CARDS, ROYALS, TOKEN_MIX
 from engine.splendor_duel.game import victory
@@ -82,6 +82,7 @@ def play(seed: int, policy: str, max_actions: int = 3000) -> tuple[dict, list]:
     options = {"first_player": rng.choice(["random", "seat1", "seat2"])}
     state = GAME.new_game(options, seed, 2)
     record: list = []
+    round_trips = RoundTrips()
     check_invariants(state)
     while not GAME.is_over(state) and len(record) < max_actions:
         (seat,) = GAME.pending(state)
@@ -96,7 +97,7 @@ def play(seed: int, policy: str, max_actions: int = 3000) -> tuple[dict, list]:
         check_invariants(state)
         check_secrecy(state, events)
         check_victory_timing(state, seat, was_stage, was_active, action)
-        assert survives_json_round_trip(state)
+        assert round_trips(state)  # survives a JSON round trip
     assert GAME.is_over(state), f"seed {seed}: no winner after {len(record)} actions"
     return state, record
 
