@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -401,8 +402,15 @@ async def _embedded_postgres(workdir: Path, *, durable: bool = True):
 
 
 async def main(args: argparse.Namespace) -> None:
-    counts = [int(x) for x in args.games.split(",")]
     base = Path(tempfile.mkdtemp(prefix="bench_storage_"))
+    try:
+        await _main(args, base)
+    finally:  # the databases of a run take some 2 GB (10,000 games on each driver)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+async def _main(args: argparse.Namespace, base: Path) -> None:
+    counts = [int(x) for x in args.games.split(",")]
     rows = []
     rates: list[tuple[int, float]] = []
     for n in counts if args.sqlite else ():

@@ -12,6 +12,7 @@ from bot.clock import ManualClock
 from bot.service import ActionResult, Applied, GameService
 from bot.storage import MIGRATIONS, Storage
 from bot.storage.postgres import translate, translate_ddl
+from tests.pg import run_sync
 
 
 def _migration_of(text: str) -> int:
@@ -43,6 +44,7 @@ class OldDatabase:
 
         cluster = request.getfixturevalue("pg_cluster")
         name = await cluster.create_database()
+        request.addfinalizer(lambda: run_sync(cluster.drop_database(name)))
         url = cluster.database_url(name)
         conn = await asyncpg.connect(url)
         try:
