@@ -83,17 +83,20 @@ class _Ack:
         self.interaction = interaction
         self.lock = asyncio.Lock()
         self.sending = False  # the defer is on its way
-        self.task = asyncio.create_task(self._defer_later(within))
+        # Discord's 3 s run from the click (the interaction's id says when), not from its arrival: a click that
+        # reached the bot late (a slow gateway, a busy host) is deferred that much sooner.
+        self.task = asyncio.create_task(self._defer_later(max(0.0, within - _age(interaction))))
 
-    async def _defer_later(self, within: float) -> None:
-        await asyncio.sleep(within)
+    async def _defer_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
         async with self.lock:
             if not self.interaction.response.is_done():
                 self.sending = True
                 try:
                     await asyncio.wait_for(self.interaction.response.defer(), REPLY_TIMEOUT)
                 except (discord.HTTPException, TimeoutError):
-                    log.warning("could not acknowledge interaction %s", self.interaction.id)
+                    log.warning("could not acknowledge interaction %s (%.1f s after the click)",
+                                self.interaction.id, _age(self.interaction))
 
     def stop(self) -> None:
         """No defer after all (the answer is ready). One on its way is not cancelled: Discord may have taken
@@ -101,6 +104,11 @@ class _Ack:
         Discord refuses as a second one (the prompt would never show it). The answer waits for it instead."""
         if not self.sending:
             self.task.cancel()
+
+
+def _age(interaction: discord.Interaction) -> float:
+    """Seconds since the click, by the interaction's snowflake (0 for a clock that is behind Discord's)."""
+    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 def _ack_lock(interaction: discord.Interaction) -> Any:

@@ -9,6 +9,7 @@ SQL is written with ``?`` placeholders; the PostgreSQL driver rewrites them.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import zlib
@@ -235,9 +236,10 @@ class Tx:
     async def _run(self, plan: Plan) -> Any:
         raise NotImplementedError
 
-    def _log_loader(self, game_id: int) -> Callable[[], list] | None:
-        """A synchronous load of the game's stored public log within this transaction, if the driver can
-        run one right now (see PublicLog); None: the log is read with the game."""
+    def _log_loader(self, game_id: int) -> Callable[[int], list] | None:
+        """A synchronous load of the game's stored public log (its entries at positions under the argument)
+        within this transaction, if the driver can run one right now (see PublicLog); None: the log is read
+        with the game."""
         return None
 
 
@@ -351,7 +353,9 @@ class Tx:
                         count = int(row[18]) + 1
                     else:
                         count = (yield from self._packed_log_plan(game_id, entries=False))[0]
-                    entries: list | PublicLog | None = PublicLog(count, loader)
+                    # Only the entries stored by then: rows this transaction writes later are the
+                    # log's new entries, which the PublicLog holds itself.
+                    entries: list | PublicLog | None = PublicLog(count, functools.partial(loader, count))
                 else:
                     count, entries = yield from self._log_plan(game_id, entries=wants)
                 bundle.snapshot = self._with_log(game_id, row[14], row[15], state, count, entries)

@@ -144,28 +144,31 @@ class SqliteTx(Tx):
             await self._storage._submit(_rollback)
 
 
-    def _log_loader(self, game_id: int) -> Callable[[], list] | None:
+    def _log_loader(self, game_id: int) -> Callable[[int], list] | None:
         # Inside Storage.run the statements run here, on the database thread, so the engine's first read of
         # the log can load it at once, in the same transaction; a submission whose engine only appends to
         # the log never reads or decodes the stored entries.
         if self._conn is None or not self.write or not self.lazy_log:
             return None
 
-        def load() -> list:
+        def load(below: int) -> list:
             if self._conn is None:
                 raise RuntimeError(f"the public log of game {game_id} was read after its transaction ended")
-            return _drive(self._conn, self._log_plan(game_id, entries=True))[1]
+            return _drive(self._conn, self._log_plan(game_id, entries=True, below=below))[1]
 
         return load
 
-    def _log_plan(self, game_id: int, *, entries: bool) -> Plan:
+    def _log_plan(self, game_id: int, *, entries: bool, below: int | None = None) -> Plan:
+        """As Storage._log_plan; ``below``: only the entries at positions under it (a deferred log's stored
+        part, as loaded with the game: rows this transaction has written since are the log's new entries)."""
         if not entries:
             return (yield from super()._log_plan(game_id, entries=False))
         # The whole log as one row, concatenated by SQLite, and parsed in one go: one Python object per entry
         # instead of a row tuple, a string and a parse each.  The positions come concatenated in the same
         # order, so one comparison proves the entries are in order with no gaps and no duplicates.
+        under, args = ("", (game_id,)) if below is None else (" AND log_pos<?", (game_id, below))
         row = yield ("one", "SELECT group_concat(log_pos), group_concat(event) FROM (SELECT log_pos, event"
-                     " FROM game_events WHERE game_id=? AND log_pos IS NOT NULL ORDER BY log_pos)", (game_id,))
+                     f" FROM game_events WHERE game_id=? AND log_pos IS NOT NULL{under} ORDER BY log_pos)", args)
         if row[0] is not None:
             log = from_json("[" + row[1] + "]")
             if row[0] != _positions(len(log)):

@@ -111,3 +111,44 @@ async def test_an_answer_ready_while_the_late_defer_is_on_its_way_back_still_edi
     finally:
         await table.settle()
         await table.stop_bot()
+
+
+async def test_a_click_that_reaches_the_bot_late_is_deferred_within_discords_window(fake_discord, tmp_path,
+                                                                                    monkeypatch):
+    """Discord's 3 s run from the click. A click delivered 1.8 s late (a slow gateway, a busy host) whose work
+    outlasts ACK_WITHIN is deferred at once, not 1.5 s after it arrived (3.3 s after the click: refused with
+    10062, the prompt never showing the choice)."""
+    world = fake_discord
+    table, _ = await two_player_game(world, tmp_path)
+    try:
+        sims = await past_setup(table)
+        ann = table.users[0]
+        prompt = sims[0].current_prompt()
+        choose = controls(prompt)["choose"]
+        bid = next(o["value"] for o in choose["options"] if o["value"].startswith("bid:"))
+        clicks: list = []
+        save_draft = table.bot.service.save_draft
+
+        async def save_after_the_defer(*args, **kwargs):
+            # The answer is not ready until Discord has the defer (or has refused it: nothing more comes).
+            await world.wait_for(lambda: clicks and (clicks[0].response_type is not None
+                                                     or any("could not acknowledge" in w for w in warnings)),
+                                 timeout=30, what="the late click's defer")
+            return await save_draft(*args, **kwargs)
+
+        warnings: list[str] = []
+        table_cog = sys.modules[type(table.bot.get_cog("Table")).__module__]  # the module the bot loaded
+        monkeypatch.setattr(table_cog.log, "warning", lambda msg, *a: warnings.append(msg % a))
+        monkeypatch.setattr(table.bot.service, "save_draft", save_after_the_defer)
+        world.gateway_latency = 1.8
+        edits = prompt.edits
+        clicks.append(await ann.select(prompt, choose["custom_id"], [bid], wait=False))
+        await world.wait_for(lambda: world.messages[prompt.id].edits > edits or warnings, timeout=30,
+                             what="Ann's prompt showing her bid")
+        world.gateway_latency = 0.0
+        assert not warnings, warnings
+        assert clicks[0].response_type == DEFERRED_UPDATE
+        assert "Press **Lock in**" in world.messages[prompt.id].embeds[0]["description"]
+    finally:
+        await table.settle()
+        await table.stop_bot()

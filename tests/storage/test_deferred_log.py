@@ -211,3 +211,36 @@ def test_the_ai_copy_of_a_state_holds_every_entry_of_a_deferred_log():
     assert copy_ == {"seed": 1, "log": [{"a": 1}, {"b": 2}]} and type(copy_["log"]) is list
     with pytest.raises(TypeError):
         ai._plain({"x": object()})  # anything else JSON cannot encode is still refused
+
+
+def _apply_and_count(state: dict, seat: int, action: dict) -> list[dict]:
+    SEEN.append("apply")
+    return _apply(state, seat, action)
+
+
+# A game whose views read the whole log (a "last moves" line, as Splendor Duel shows): the service builds them
+# after the new entries were written as event rows, in the same transaction.
+RECAPPER = register(api.Game(
+    type=api.GameType(name="test_recapper", display_name="Recapper", min_seats=2, max_seats=2, dynamics="sealed",
+                      hidden_information=True),
+    new_game=_new_game, pending=lambda s: {seat: api.Prompt(kind="move", key=f"m{s['moves']}") for seat in (0, 1)},
+    apply=_apply_and_count, view=lambda s, seat: {"notes": [e.get("n") for e in s["log"]]},
+    default_action=lambda s, seat: {"type": "note"}, outcome=lambda s: None,
+))
+
+
+async def test_a_log_read_after_its_new_entries_were_written_is_not_taken_for_damage(logbook, caplog):
+    """The stored part of a deferred log is what was stored when the game was loaded: entries this
+    transaction wrote are not counted again, so the action is applied once, not rolled back and run again."""
+    gid = (await logbook.create_lobby(1, 10, 100, "a", kind="test_recapper")).id
+    await logbook.join(gid, 101, "b")
+    await logbook.start(gid, 100)
+    for n in range(4):
+        SEEN.clear()
+        await logbook.submit(gid, 100 + n % 2, {"type": "note"}, idempotency_key=f"k{n}")
+        assert SEEN.count("apply") == 1, f"submission {n} applied {SEEN.count('apply')} times"
+        view = await logbook.view_seat(gid, 0)
+        assert view["notes"] == _expected(n + 1)
+    assert "public log rejected" not in caplog.text
+    state = await logbook.full_state(gid)
+    assert [e["n"] for e in state["log"]] == _expected(4)
