@@ -16,6 +16,15 @@ DEPRECATED = "first follow-up after a deferred reply"
 DEFERRED_UPDATE = 6  # Discord's interaction response type of a component's defer
 
 
+async def _ann_about_to_bid(table):  # noqa: ANN001, ANN202
+    """Past the setup: Ann, her bid prompt, its menu and a bid she may choose in it."""
+    sims = await past_setup(table)
+    prompt = sims[0].current_prompt()
+    choose = controls(prompt)["choose"]
+    bid = next(o["value"] for o in choose["options"] if o["value"].startswith("bid:"))
+    return table.users[0], prompt, choose, bid
+
+
 async def test_deferred_commands_edit_the_thinking_message(fake_discord, tmp_path):
     table, _ = await two_player_game(fake_discord, tmp_path)
     try:
@@ -67,11 +76,7 @@ async def test_an_answer_ready_while_the_late_defer_is_on_its_way_back_still_edi
     world.interaction_deadline = None  # a slow machine may send the late defer after Discord's 3 s: not the point
     table, _ = await two_player_game(world, tmp_path)
     try:
-        sims = await past_setup(table)
-        ann = table.users[0]
-        prompt = sims[0].current_prompt()
-        choose = controls(prompt)["choose"]
-        bid = next(o["value"] for o in choose["options"] if o["value"].startswith("bid:"))
+        ann, prompt, choose, bid = await _ann_about_to_bid(table)
         clicks: list = []
         back = asyncio.Event()  # Discord's reply to the defer reaches the bot
         respond = AsyncWebhookAdapter.create_interaction_response
@@ -121,11 +126,7 @@ async def test_a_click_that_reaches_the_bot_late_is_deferred_within_discords_win
     world = fake_discord
     table, _ = await two_player_game(world, tmp_path)
     try:
-        sims = await past_setup(table)
-        ann = table.users[0]
-        prompt = sims[0].current_prompt()
-        choose = controls(prompt)["choose"]
-        bid = next(o["value"] for o in choose["options"] if o["value"].startswith("bid:"))
+        ann, prompt, choose, bid = await _ann_about_to_bid(table)
         clicks: list = []
         save_draft = table.bot.service.save_draft
 

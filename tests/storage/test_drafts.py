@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.storage import MIGRATIONS, Storage
 from tests.storage.conftest import new_game
+from tests.storage.old_schema import old_sqlite_database
 
 
 async def test_draft_round_trip(storage):
@@ -94,14 +93,7 @@ async def test_older_database_gains_the_drafts_table(tmp_path):
     """A database at the schema before drafts is migrated in place and keeps its games."""
     path = tmp_path / "old.db"
     before = next(i for i, m in enumerate(MIGRATIONS) if any("CREATE TABLE drafts" in sql for sql in m))
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
-    for number, statements in enumerate(MIGRATIONS[:before], start=1):
-        for sql in statements:
-            conn.execute(sql)
-        conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
-    conn.commit()
-    conn.close()
+    old_sqlite_database(path, before)
     st = await Storage.open(path)
     try:
         assert await st.schema_version() == len(MIGRATIONS)

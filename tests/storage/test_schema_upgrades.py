@@ -13,6 +13,7 @@ from bot.service import ActionResult, Applied, GameService
 from bot.storage import MIGRATIONS, Storage
 from bot.storage.postgres import translate, translate_ddl
 from tests.pg import run_sync
+from tests.storage.old_schema import old_sqlite_database
 
 
 def _migration_of(text: str) -> int:
@@ -31,14 +32,7 @@ class OldDatabase:
     async def create(cls, request, tmp_path, version: int) -> OldDatabase:
         if request.param == "sqlite":
             path = str(tmp_path / "old.db")
-            conn = sqlite3.connect(path)
-            conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
-            for number, statements in enumerate(MIGRATIONS[:version], start=1):
-                for sql in statements:
-                    conn.execute(sql)
-                conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
-            conn.commit()
-            conn.close()
+            old_sqlite_database(path, version)
             return cls("sqlite", path)
         import asyncpg
 

@@ -1,0 +1,20 @@
+"""Databases as an older version of the bot left them, for the migration tests."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.storage import MIGRATIONS
+
+
+def old_sqlite_database(path: Path | str, version: int) -> None:
+    """A SQLite database at `path` with the first `version` migrations applied, as that version made it."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
+    for number, statements in enumerate(MIGRATIONS[:version], start=1):
+        for sql in statements:
+            conn.execute(sql)
+        conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
+    conn.commit()
+    conn.close()
