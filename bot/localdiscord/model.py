@@ -125,6 +125,8 @@ class FakeMessage:
     deleted: bool = False
     edits: int = 0
     nonce: str | None = None  # what the author sent as the message's nonce (returned on creation only)
+    # The embed titles the message was created with (a closed prompt is edited to "Done" later).
+    first_titles: tuple[str, ...] = ()
 
     @property
     def ephemeral(self) -> bool:

@@ -710,6 +710,7 @@ class FakeDiscord:
         msg = FakeMessage(id=self.snowflake(), channel_id=channel_id, author_id=author_id,
                           ephemeral_to=ephemeral_to, interaction_id=interaction_id, message_type=message_type)
         self._apply_edit(msg, body, files, creating=True)
+        msg.first_titles = tuple(str(e.get("title") or "") for e in msg.embeds)
         if ephemeral_to is not None:
             msg.flags |= MESSAGE_FLAG_EPHEMERAL
         return self._store_message(msg)

@@ -2,8 +2,12 @@
 Back: dead ends), new DMs (and how many of them notified), channel posts, bytes uploaded.
 Used by the message-budget test and benchmarks/bench_messages.py.
 
-A message or tap belongs to the turn of the newest table message (an embed titled "... turn N ...") posted
-before it: snowflakes grow with time, so ids order messages and interactions alike.
+A channel post belongs to the turn of the newest table message (an embed titled "... turn N ...") posted
+before it: snowflakes grow with time, so ids order messages and interactions alike. A DM is sent on its own
+lane, beside the channel's, so it may reach Discord before the table message of its turn: a DM created with a
+title naming its turn ("Turn 3: auction round 1") belongs to that turn, any other DM to the turn of the newest
+such DM before it in the same channel (one lane keeps its own order), and a tap to the turn of the message it
+was made on, each falling back to the table's order.
 """
 
 from __future__ import annotations
@@ -87,18 +91,31 @@ def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, si
             turn = t
         return turn
 
+    named: dict[int, int] = {}  # DM id -> the turn the DM names or follows
+    for user in users:
+        last = None
+        for msg in _bot_messages(world, user.dm_channel, 0):
+            turn = _named_turn(msg)
+            last = last if turn is None else turn
+            if last is not None:
+                named[msg.id] = last
+
+    def turn_of_dm(msg: FakeMessage) -> int | None:
+        return named[msg.id] if msg.id in named else turn_of(msg.id)
+
     out = Tally(turns=sorted({t for _, t in starts}))
     ids = {u.id for u in users}
     for rec in world.interactions.values():
         if rec.id > since and rec.user_id in ids and rec.type in TAP_TYPES:
-            turn = turn_of(rec.id)
+            source = rec.source_message_id
+            turn = named[source] if source in named else turn_of(rec.id)
             if turn is not None:
                 out.taps[(rec.user_id, turn)] += 1
                 if str((rec.data or {}).get("custom_id", "")).endswith(BACK):
                     out.dead_ends[(rec.user_id, turn)] += 1
     for user in users:
         for msg in _bot_messages(world, user.dm_channel, since):
-            turn = turn_of(msg.id)
+            turn = turn_of_dm(msg)
             if turn is not None:
                 out.dms[(user.id, turn)] += 1
                 if not msg.flags & MESSAGE_FLAG_SUPPRESS_NOTIFICATIONS:
@@ -109,6 +126,14 @@ def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, si
             out.posts[turn] += 1
     out.uploaded = sum(size for _, size in world.uploads[uploads_since:])
     return out
+
+
+def _named_turn(msg: FakeMessage) -> int | None:
+    for title in msg.first_titles:
+        match = TURN.search(title)
+        if match:
+            return int(match.group(1))
+    return None
 
 
 def _bot_messages(world: FakeDiscord, channel: FakeChannel | None, since: int) -> list[FakeMessage]:
