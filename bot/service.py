@@ -19,6 +19,7 @@ from bot import ai as ai_seats
 from bot.clock import Clock, SystemClock
 from bot.games import GameKind, UnknownKind, get_kind
 from bot.storage import CorruptSnapshot, GameRow, OutboxRow, SeatRow, Storage, Tx
+from bot.storage.base import LogNeeded
 from bot.storage.schema import from_json, json_bytes
 from engine.api import IllegalAction, Prompt
 
@@ -390,7 +391,14 @@ class GameService:
             return await body(tx)
 
         try:
-            result = await self.storage.run(run)
+            try:
+                result = await self.storage.run(run)
+            except LogNeeded:
+                # The engine read more of the public log than the driver fetched with the game (PostgreSQL
+                # fetches its tail): that attempt rolled back whole; this one reads the log with the game.
+                used.clear()
+                lazy_log = False
+                result = await self.storage.run(run)
         except CorruptSnapshot as exc:
             # The public log, read only when the engine first asked for it, is damaged: that transaction
             # rolled back whole, so the action runs again with the log read (and checked) with the game, and a

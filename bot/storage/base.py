@@ -79,21 +79,31 @@ def _json_list(texts: Iterable[str]) -> list:
     return from_json("[" + ",".join(texts) + "]")
 
 
+class LogNeeded(BaseException):  # noqa: N818  (not an error: a request to run the transaction again)
+    """Raised by a deferred public log whose stored entries cannot be read in the middle of the engine's work
+    (PostgreSQL: the engine runs between round trips, and a read is one more), when the engine reads past
+    what was fetched with the game: the transaction rolls back and runs again with the whole log read with the
+    game.  A BaseException, so that no ``except Exception`` on the way (an AI seat's fallback to its default
+    action, say) takes it for a failure of its own."""
+
+
 class PublicLog(MutableSequence):
     """A game's public log (state["log"]) as a submission hands it to the engine: the stored entries are not
     read until something reads the log.  Appending (append, extend, +=) only collects the new entries, which
     the commit stores as new game_events rows; any other use (iteration, indexing, slicing, comparison, a
     copy) first loads the stored entries, in the same transaction.  Not a list on purpose: a JSON encoder or
     marshal refuses it loudly instead of writing a list that lacks the stored entries; pickle and copy get
-    a plain list of every entry."""
+    a plain list of every entry.  With ``tail`` (the last stored entries, fetched with the game) reads within
+    the tail and the new entries (``log[-12:]``, ``log[-1]``) need no load either."""
 
-    __slots__ = ("_count", "_new", "_items", "_load")
+    __slots__ = ("_count", "_new", "_items", "_load", "_tail")
 
-    def __init__(self, count: int, load: Callable[[], list]) -> None:
+    def __init__(self, count: int, load: Callable[[], list], tail: list | None = None) -> None:
         self._count = count  # stored entries (checked against the stored positions when the game was loaded)
         self._new: list = []
         self._items: list | None = None  # every entry, once loaded
         self._load: Callable[[], list] | None = load
+        self._tail: list = tail or []  # the stored entries from position count - len(tail) on
 
     @property
     def loaded(self) -> bool:
@@ -107,14 +117,20 @@ class PublicLog(MutableSequence):
             if len(stored) != self._count:
                 raise CorruptSnapshot(f"the public log has {len(stored)} stored entries, {self._count} expected")
             stored.extend(self._new)
-            self._items, self._new, self._load = stored, [], None
+            self._items, self._new, self._load, self._tail = stored, [], None, []
         return self._items
 
     def since(self, position: int) -> list:
-        """The entries from `position` on; no load when they were all appended in this transaction."""
-        if self._items is None and position >= self._count:
-            return self._new[position - self._count:]
+        """The entries from `position` on; no load when they were all appended in this transaction (or are in
+        the tail)."""
+        if self._items is None and position >= self._count - len(self._tail):
+            return self._unloaded(range(position, len(self)))
         return self.entries()[position:]
+
+    def _unloaded(self, positions: range) -> list:
+        """The entries at `positions`, all at or after the tail's first, without a load."""
+        first = self._count - len(self._tail)
+        return [self._tail[i - first] if i < self._count else self._new[i - self._count] for i in positions]
 
     def append(self, value: Any) -> None:
         (self._new if self._items is None else self._items).append(value)
@@ -130,6 +146,16 @@ class PublicLog(MutableSequence):
         return self._count + len(self._new) if self._items is None else len(self._items)
 
     def __getitem__(self, index):  # type: ignore[override]
+        if self._items is None and self._tail:
+            first = self._count - len(self._tail)
+            if isinstance(index, slice):
+                positions = range(*index.indices(len(self)))
+                if not positions or min(positions) >= first:
+                    return self._unloaded(positions)
+            elif isinstance(index, int):
+                at = index + len(self) if index < 0 else index
+                if first <= at < len(self):
+                    return self._unloaded(range(at, at + 1))[0]
         return self.entries()[index]
 
     def __setitem__(self, index, value) -> None:  # type: ignore[override]

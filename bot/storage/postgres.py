@@ -17,18 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.storage.base import (
     _TIMER_COLS,
     GameBundle,
+    LogNeeded,
     Plan,
     PublicLog,
     Request,
@@ -52,6 +54,7 @@ from bot.storage.schema import (
 # Any constant: the advisory lock that lets one starting process migrate while the others wait.
 _MIGRATION_LOCK = 0x7669636572  # "vicer"
 
+T = TypeVar("T")
 _cache: dict[str, str] = {}
 
 log = logging.getLogger(__name__)
@@ -128,6 +131,19 @@ def _statements(sql: str, rows: list[Sequence[Any]]) -> list[str]:
     return [_script(sql, row) for row in rows]
 
 
+# A submission's load (inside Storage.run) reads only the log's last TAIL entries: with their positions, the
+# log's length, and what an engine or a view most often reads (its last lines); the whole log, read by
+# string_agg over every event row of the game, cost more than all the rest of the load, and more the longer
+# the game and the more games share the table (their rows interleave on the heap).  An engine that reads
+# further raises LogNeeded, and the submission runs again with the whole log (GameService._run_transaction).
+TAIL = 16
+_LOG_COLS = ("SELECT COUNT(*) AS n, COUNT(DISTINCT log_pos) AS distinct_n, MIN(log_pos) AS lo, MAX(log_pos) AS hi,"
+             " string_agg(event, ',' ORDER BY log_pos) AS events")
+_LOG_ROWS = "game_events WHERE game_id=g.id AND log_pos IS NOT NULL"
+_WHOLE_LOG = f" LEFT JOIN LATERAL ({_LOG_COLS} FROM {_LOG_ROWS}) lg ON TRUE"
+_LOG_TAIL = (f" LEFT JOIN LATERAL ({_LOG_COLS} FROM (SELECT log_pos, event FROM {_LOG_ROWS}"
+             f" ORDER BY log_pos DESC LIMIT {TAIL}) t) lg ON TRUE")
+
 # The whole load of a game (Tx.load_game) as one statement: the game (locked in a write transaction), its
 # seats, last action, unfired timers, drafts, snapshot and public log.
 _LOAD = (
@@ -142,18 +158,22 @@ _LOAD = (
     " EXISTS (SELECT 1 FROM game_events WHERE game_id=g.id AND packed=1),"
     " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id)"
     " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id"
-    " LEFT JOIN LATERAL (SELECT COUNT(*) AS n, COUNT(DISTINCT log_pos) AS distinct_n, MIN(log_pos) AS lo,"
-    "  MAX(log_pos) AS hi, string_agg(event, ',' ORDER BY log_pos) AS events"
-    "  FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL) lg ON TRUE"
-    " WHERE g.id=?")
+    + _WHOLE_LOG + " WHERE g.id=?")
+_LOAD_TAIL = _LOAD.replace(_WHOLE_LOG, _LOG_TAIL)
+
 
 # The same, with the idempotency check of a submission (Tx.action_by_key) in the same round trip: after the
 # game's row lock (a statement of its own, so this one's snapshot sees every commit made before the lock).
 _KEY_COLS = "a.game_id, a.seq, a.seat, a.action, a.idempotency_key, a.kind, a.created_at, a.result"
-_LOAD_WITH_KEY = _LOAD.replace(
-    " FROM games g LEFT JOIN snapshots s",
-    ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a"
-    " WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+
+
+def _with_key(load: str) -> str:
+    return load.replace(" FROM games g LEFT JOIN snapshots s",
+                        ", k.* FROM games g LEFT JOIN LATERAL (SELECT " + _KEY_COLS + " FROM actions a"
+                        " WHERE a.idempotency_key=?) k ON TRUE LEFT JOIN snapshots s", 1)
+
+
+_LOAD_WITH_KEY, _LOAD_TAIL_WITH_KEY = _with_key(_LOAD), _with_key(_LOAD_TAIL)
 
 
 def _rowcount(status: str) -> int:
@@ -178,6 +198,17 @@ class PgTx(Tx):
         self._queued: list[tuple[str, list]] = []
         if write:
             self._lock_clause = " FOR UPDATE"
+        # Set inside Storage.run, whose body the service runs again when it raises LogNeeded: only there may
+        # a load fetch just the log's tail.
+        self.deferrable = False
+
+    def _tail_only(self) -> bool:
+        return self.deferrable and self.write and self.lazy_log
+
+    def _log_needed(self, game_id: int) -> list:
+        if not self.deferrable:
+            raise RuntimeError(f"the public log of game {game_id} was read after its transaction ended")
+        raise LogNeeded(game_id)
 
     async def _write(self, sql: str, args: Sequence[Any] = ()) -> None:
         await self._write_many(sql, [args])
@@ -262,7 +293,8 @@ class PgTx(Tx):
     def _key_plan(self, key: str, then_load: int | None) -> Plan:
         if then_load is None:
             return (yield from super()._key_plan(key, None))
-        r = yield ("one", _LOAD_WITH_KEY + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"),
+        load = _LOAD_TAIL_WITH_KEY if self._tail_only() else _LOAD_WITH_KEY
+        r = yield ("one", load + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"),
                    (key, then_load))
         if r is None:  # no such game (the load says so)
             self._prefetched = (then_load, None)
@@ -275,7 +307,8 @@ class PgTx(Tx):
 
     def _load_plan(self, game_id: int) -> Plan:
         # One round trip instead of seven; the same checks as Tx._load_plan.
-        r = yield ("one", _LOAD + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
+        load = _LOAD_TAIL if self._tail_only() else _LOAD
+        r = yield ("one", load + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
         if r is None:
             return None
         return (yield from self._bundle_plan(game_id, r))
@@ -295,7 +328,15 @@ class PgTx(Tx):
             state = decode_state(bytes(r[18]), r[19])
             wants = isinstance(state.get("log"), int)
             decode = None
-            if n:
+            if n and self._tail_only() and lo != 0:
+                # The tail of a longer log: its positions run without a gap to the last; the entries before it
+                # are read (and checked) only if the engine reads them, by running the submission again.
+                if distinct_n != n or hi - lo + 1 != n:
+                    raise CorruptSnapshot("the public log has gaps")
+                count, entries = hi + 1, None
+                if wants:
+                    entries = PublicLog(hi + 1, functools.partial(self._log_needed, game_id), _json_list([events]))
+            elif n:
                 if distinct_n != n or lo != 0 or hi != n - 1:
                     raise CorruptSnapshot("the public log has gaps")
                 count, decode = n, lambda: _json_list([events])
@@ -360,6 +401,18 @@ class PostgresStorage(Storage):
                 await tx._rollback()
                 raise
         tx._committed()
+
+    async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        used: list[PgTx] = []
+        try:
+            async with self.transaction() as tx:
+                assert isinstance(tx, PgTx)
+                tx.deferrable = True
+                used.append(tx)
+                return await body(tx)
+        finally:  # after the commit, which may still read the log
+            for tx in used:
+                tx.deferrable = False
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Tx]:

@@ -32,6 +32,8 @@ def _apply(state: dict, seat: int, action: dict) -> list[dict]:
     state["moves"] += 1
     if action.get("type") == "recap":  # reads the whole log, as an AI or a view may
         events = [{"type": "recap", "to": "all", "seen": [e["n"] for e in log if "n" in e]}]
+    elif action.get("type") == "last":  # reads the last lines only, as a view of the recent play does
+        events = [{"type": "last", "to": "all", "seen": [e.get("n") for e in log[-6:]], "end": log[-1].get("n")}]
     else:
         events = [{"type": "note", "to": "all", "n": state["moves"], "seat": seat},
                   {"type": "secret", "to": seat, "n": state["moves"]},
@@ -244,3 +246,74 @@ async def test_a_log_read_after_its_new_entries_were_written_is_not_taken_for_da
     assert "public log rejected" not in caplog.text
     state = await logbook.full_state(gid)
     assert [e["n"] for e in state["log"]] == _expected(4)
+
+
+async def _notes(service: GameService, gid: int, count: int) -> None:
+    for n in range(count):
+        await service.submit(gid, 100 + n % 2, {"type": "note"}, idempotency_key=f"k{n}")
+
+
+async def test_an_engine_that_reads_the_last_lines_needs_no_second_attempt(logbook):
+    """PostgreSQL fetches the log's tail with the game; SQLite reads the log beside the engine: on both the
+    last lines come in the one attempt."""
+    gid = await _started(logbook)
+    await _notes(logbook, gid, 12)  # 24 entries, more than the tail PostgreSQL fetches
+    SEEN.clear()
+    result = await logbook.submit(gid, 100, {"type": "last"}, idempotency_key="last")
+    assert result.public[0]["seen"] == _expected(12)[-6:] and result.public[0]["end"] == -12
+    assert len(SEEN) == 1 and SEEN[0][0] is PublicLog
+    state = await logbook.full_state(gid)
+    assert [e.get("n", "last") for e in state["log"]] == [*_expected(12), "last"]
+
+
+async def test_an_engine_that_reads_the_whole_of_a_long_log_gets_it_and_is_applied_once(logbook):
+    gid = await _started(logbook)
+    await _notes(logbook, gid, 12)
+    SEEN.clear()
+    result = await logbook.submit(gid, 101, {"type": "recap"}, idempotency_key="recap")
+    assert result.public[0]["seen"] == _expected(12)
+    # PostgreSQL: a first attempt with the tail only, rolled back at the engine's read, then one with the log.
+    assert len(SEEN) == (2 if logbook.storage.driver == "postgres" else 1)
+    assert SEEN[-1][2] == 24
+    async with logbook.storage.reading() as tx:
+        recorded = [a.idempotency_key for a in await tx.actions(gid)]
+        recaps = [e for _, _, e in await tx.events(gid) if e["type"] == "recap"]
+    assert recorded.count("recap") == 1 and len(recaps) == 1
+    again = await logbook.submit(gid, 101, {"type": "recap"}, idempotency_key="recap")
+    assert again.duplicate and again.version == result.version
+
+
+async def test_a_gap_in_the_tail_of_a_long_log_is_found_at_the_load(logbook, storage):
+    gid = await _started(logbook)
+    await _notes(logbook, gid, 12)
+    async with storage.transaction() as tx:  # positions 20, 20, 22, 23: one twice, one missing
+        await tx.execute("UPDATE game_events SET log_pos=20 WHERE game_id=? AND log_pos=21", (gid,))
+    result = await logbook.submit(gid, 100, {"type": "last"}, idempotency_key="last")
+    assert result.public[0]["seen"] == _expected(12)[-6:]  # from the state rebuilt out of the action log
+    await logbook.submit(gid, 101, {"type": "recap"}, idempotency_key="recap")
+    state = await logbook.full_state(gid)
+    assert [e.get("n", "x") for e in state["log"]] == [*_expected(12), "x", "x"]
+
+
+async def test_a_gap_before_the_tail_is_found_when_the_engine_reads_that_far(logbook, storage):
+    gid = await _started(logbook)
+    await _notes(logbook, gid, 12)
+    async with storage.transaction() as tx:
+        await tx.execute("UPDATE game_events SET log_pos=2 WHERE game_id=? AND log_pos=3", (gid,))
+    await logbook.submit(gid, 100, {"type": "last"}, idempotency_key="last")  # reads the tail only
+    result = await logbook.submit(gid, 101, {"type": "recap"}, idempotency_key="recap")
+    assert result.public[0]["seen"] == _expected(12)
+
+
+def test_reads_within_the_tail_and_the_new_entries_need_no_load():
+    reads: list = []
+    log = PublicLog(10, lambda: reads.append(1) or list(range(10)), tail=[7, 8, 9])
+    log.extend([10, 11])
+    assert log[-5:] == [7, 8, 9, 10, 11] and log[-1] == 11 and log[7] == 7 and log[9:11] == [9, 10]
+    assert not log.loaded and reads == []
+    assert log[-2::-2] == [10, 8, 6, 4, 2, 0]  # a slice reaching before the tail loads
+    assert log.loaded and reads == [1]
+    fresh = PublicLog(10, lambda: reads.append(1) or list(range(10)), tail=[7, 8, 9])
+    assert fresh.since(7) == [7, 8, 9] and fresh[8:] == [8, 9] and fresh[20:] == [] and len(fresh) == 10
+    assert not fresh.loaded and reads == [1]
+    assert fresh[6] == 6 and fresh.loaded and reads == [1, 1]
