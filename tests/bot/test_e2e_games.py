@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
+
 from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeChannel, FakeDiscord, FakeUser
 from tests.bot.harness import Table, new_table, open_lobby, posted_totals, start_game
@@ -41,11 +43,32 @@ def assert_no_secrets_in_public(world: FakeDiscord, channel: FakeChannel, users:
     for user in users:
         for dm in user.dms() + user.ephemerals():
             for card in re.findall(r"You draw #(\d+)", dm.content):
-                later = [m for m in public if m.id > dm.id and f"#{card} " in m.content]
+                named = re.compile(rf"(?<!game )#{card}\b")  # "Viceroy game #1 is waiting" names no card
+                later = [m for m in public if m.id > dm.id and named.search(m.content)]
                 if later:
                     first = later[0].content
-                    assert re.search(rf"(plays|discards|tucks|puts) [^.;]*#{card} ", first) or "the law #" in first, \
+                    assert re.search(rf"(plays|discards|tucks|puts) [^.;]*#{card}\b", first) or "the law #" in first, \
                         f"card #{card} drawn by {user.name} was named publicly before its reveal: {first[:300]}"
+
+
+def test_the_secrets_scan_tells_a_card_from_a_game_number() -> None:
+    world = FakeDiscord()
+    guild = world.add_guild("Guild")
+    channel = world.add_text_channel(guild, "viceroy")
+    ann = world.add_user("Ann", guild)
+    dm = world._get_or_create_dm(ann)
+
+    def say(where: FakeChannel, text: str) -> None:
+        world._new_message_from_body(where.id, world.bot_user_id, {"content": text}, {})
+
+    say(dm, "You draw #1 Fence.")
+    say(channel, "<@1>, Viceroy game #1 is waiting for your auction choice.")
+    say(channel, "Ann plays #1 Fence.")
+    assert_no_secrets_in_public(world, channel, [ann])  # the game's number, then the card's reveal
+    say(dm, "You draw #12 Buyer.")
+    say(channel, "Bo bids for #12.")
+    with pytest.raises(AssertionError, match="card #12 drawn by Ann was named publicly"):
+        assert_no_secrets_in_public(world, channel, [ann])
 
 
 async def test_solo_game_end_to_end(fake_discord, tmp_path):
