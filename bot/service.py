@@ -391,19 +391,15 @@ class GameService:
             return await body(tx)
 
         try:
-            try:
-                result = await self.storage.run(run)
-            except LogNeeded:
-                # The engine read more of the public log than the driver fetched with the game (PostgreSQL
-                # fetches its tail): that attempt rolled back whole; this one reads the log with the game.
-                used.clear()
-                lazy_log = False
-                result = await self.storage.run(run)
-        except CorruptSnapshot as exc:
-            # The public log, read only when the engine first asked for it, is damaged: that transaction
-            # rolled back whole, so the action runs again with the log read (and checked) with the game, and a
-            # damaged snapshot is rebuilt from the action log as usual.
-            log.warning("public log rejected during an action (%s); trying again with the log read first", exc)
+            result = await self.storage.run(run)
+        except (LogNeeded, CorruptSnapshot) as exc:
+            # LogNeeded: the engine read more of the public log than the driver fetched with the game
+            # (PostgreSQL fetches its tail).  CorruptSnapshot: the log, read only when the engine first asked
+            # for it, is damaged.  Either way that transaction rolled back whole, so the action runs again
+            # with the log read (and checked) with the game; a damaged snapshot is then rebuilt from the
+            # action log as usual.
+            if isinstance(exc, CorruptSnapshot):
+                log.warning("public log rejected during an action (%s); trying again with the log read first", exc)
             used.clear()
             lazy_log = False
             result = await self.storage.run(run)

@@ -580,6 +580,11 @@ class FakeDiscord:
             return [channel]
         return [c for c in guild.channels()]  # type: ignore[union-attr]
 
+    def bot_posts(self, channel: FakeChannel, body: dict[str, Any]) -> FakeMessage:
+        """A message in ``channel`` as if the bot had sent ``body``, without a request (tests of what reads
+        the world: scans, tallies, forged clicks on the bot's own messages)."""
+        return self._new_message_from_body(channel.id, self.bot.id, body, {})
+
     def age_message(self, message: FakeMessage, seconds: float) -> None:
         """Pretend ``message`` was posted ``seconds`` earlier (for the old-message edit limit)."""
         message.created_at -= seconds

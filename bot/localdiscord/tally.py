@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -68,13 +69,9 @@ def _turn_starts(world: FakeDiscord, channel: FakeChannel) -> list[tuple[int, in
     for msg in channel.messages():
         if msg.author_id != world.bot.id:
             continue
-        for embed in msg.embeds:
-            match = TURN.search(embed.get("title") or "")
-            if match:
-                turn = int(match.group(1))
-                if not starts or starts[-1][1] != turn:
-                    starts.append((msg.id, turn))
-                break
+        turn = _turn_named_in(str(embed.get("title") or "") for embed in msg.embeds)
+        if turn is not None and (not starts or starts[-1][1] != turn):
+            starts.append((msg.id, turn))
     return starts
 
 
@@ -95,27 +92,27 @@ def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, si
     for user in users:
         last = None
         for msg in _bot_messages(world, user.dm_channel, 0):
-            turn = _named_turn(msg)
+            turn = _turn_named_in(msg.first_titles)
             last = last if turn is None else turn
             if last is not None:
                 named[msg.id] = last
 
-    def turn_of_dm(msg: FakeMessage) -> int | None:
-        return named[msg.id] if msg.id in named else turn_of(msg.id)
+    def turn_at(message_id: int | None, snowflake: int) -> int | None:
+        """The turn of a DM (by what it names or follows), else of the table's order at ``snowflake``."""
+        return named[message_id] if message_id in named else turn_of(snowflake)
 
     out = Tally(turns=sorted({t for _, t in starts}))
     ids = {u.id for u in users}
     for rec in world.interactions.values():
         if rec.id > since and rec.user_id in ids and rec.type in TAP_TYPES:
-            source = rec.source_message_id
-            turn = named[source] if source in named else turn_of(rec.id)
+            turn = turn_at(rec.source_message_id, rec.id)
             if turn is not None:
                 out.taps[(rec.user_id, turn)] += 1
                 if str((rec.data or {}).get("custom_id", "")).endswith(BACK):
                     out.dead_ends[(rec.user_id, turn)] += 1
     for user in users:
         for msg in _bot_messages(world, user.dm_channel, since):
-            turn = turn_of_dm(msg)
+            turn = turn_at(msg.id, msg.id)
             if turn is not None:
                 out.dms[(user.id, turn)] += 1
                 if not msg.flags & MESSAGE_FLAG_SUPPRESS_NOTIFICATIONS:
@@ -128,8 +125,9 @@ def tally(world: FakeDiscord, channel: FakeChannel, users: list[FakeUser], *, si
     return out
 
 
-def _named_turn(msg: FakeMessage) -> int | None:
-    for title in msg.first_titles:
+def _turn_named_in(titles: Iterable[str]) -> int | None:
+    """The turn the first title naming one names ("... turn N ...", "Turn N: ...")."""
+    for title in titles:
         match = TURN.search(title)
         if match:
             return int(match.group(1))

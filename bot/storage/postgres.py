@@ -403,15 +403,13 @@ class PostgresStorage(Storage):
         tx._committed()
 
     async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
-        used: list[PgTx] = []
+        tx: PgTx | None = None
         try:
-            async with self.transaction() as tx:
-                assert isinstance(tx, PgTx)
+            async with self.transaction() as tx:  # type: ignore[assignment]
                 tx.deferrable = True
-                used.append(tx)
                 return await body(tx)
         finally:  # after the commit, which may still read the log
-            for tx in used:
+            if tx is not None:
                 tx.deferrable = False
 
     @asynccontextmanager

@@ -59,7 +59,7 @@ def test_the_secrets_scan_tells_a_card_from_a_game_number() -> None:
     dm = world._get_or_create_dm(ann)
 
     def say(where: FakeChannel, text: str) -> None:
-        world._new_message_from_body(where.id, world.bot_user_id, {"content": text}, {})
+        world.bot_posts(where, {"content": text})
 
     say(dm, "You draw #1 Fence.")
     say(channel, "<@1>, Viceroy game #1 is waiting for your auction choice.")

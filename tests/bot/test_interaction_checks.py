@@ -17,7 +17,7 @@ FAILED = "Something went wrong"
 
 def forged(world: FakeDiscord, channel: FakeChannel, components: list[dict]) -> FakeMessage:
     """A message carrying controls the bot never sent there (what a modified client can click)."""
-    return world._new_message_from_body(channel.id, world.bot_user_id, {"content": "forged", "components": components}, {})
+    return world.bot_posts(channel, {"content": "forged", "components": components})
 
 def select_row(custom_id: str, values: list[str]) -> list[dict]:
     options = [{"label": v[:100] or "-", "value": v[:100]} for v in values]

@@ -18,7 +18,7 @@ def _world() -> tuple[FakeDiscord, object, object, object]:
 
 def _post(world: FakeDiscord, channel, title: str = "", content: str = "") -> int:
     body = {"content": content, "embeds": [{"title": title}] if title else []}
-    return world._new_message_from_body(channel.id, world.bot_user_id, body, {}).id
+    return world.bot_posts(channel, body).id
 
 
 def _table(world: FakeDiscord, channel, turn: int) -> int:
