@@ -609,7 +609,7 @@ class Tx:
 
     async def _rearm_in_place(self, updates: list[tuple]) -> None:
         """(kind, due_at, prompt_key, now, id) of each re-armed row.  Where statements are dear (PostgreSQL:
-        each statement of a script is parsed, planned and run on its own) as one statement: a new prompt
+        each statement of a script runs on its own, with its own snapshot and executor) as one statement: a new prompt
         re-arms every waiting seat's deadline and reminders, six rows for two seats.  `fired + 0` keeps the
         planner off the scheduler's index (fired, wake_at): the rows are found by id.  SQLite runs the one
         prepared statement per row (fewer instructions than the CASEs)."""
@@ -617,14 +617,16 @@ class Tx:
             await self._write_many("UPDATE timers SET kind=?, due_at=?, prompt_key=?, created_at=?"
                                    " WHERE id=? AND fired=0", updates)
             return
-        when = " ".join("WHEN ? THEN ?" for _ in updates)
+        # The CASTs type the values for a prepared statement (a bare THEN ? would be text).
+        when = {t: " ".join(f"WHEN ? THEN CAST(? AS {t})" for _ in updates) for t in ("TEXT", "DOUBLE PRECISION")}
         args: list[Any] = []
         for col in range(3):
             for u in updates:
                 args += (u[4], u[col])
         await self._write(
-            f"UPDATE timers SET kind=CASE id {when} END, due_at=CASE id {when} END, prompt_key=CASE id {when} END,"
-            f" created_at=? WHERE id IN ({','.join('?' * len(updates))}) AND fired + 0 = 0",
+            f"UPDATE timers SET kind=CASE id {when['TEXT']} END, due_at=CASE id {when['DOUBLE PRECISION']} END,"
+            f" prompt_key=CASE id {when['TEXT']} END, created_at=CAST(? AS DOUBLE PRECISION)"
+            f" WHERE id IN ({','.join('?' * len(updates))}) AND fired + 0 = 0",
             (*args, updates[0][3], *(u[4] for u in updates)))
 
     async def cancel_timers(self, game_id: int, seat: int | None = None) -> None:

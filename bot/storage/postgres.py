@@ -21,6 +21,7 @@ import functools
 import logging
 import re
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -131,6 +132,77 @@ def _statements(sql: str, rows: list[Sequence[Any]]) -> list[str]:
     return [_script(sql, row) for row in rows]
 
 
+class _Prepared:
+    """The queued-write statements prepared on one server session (PREPARE is the session's, not the
+    transaction's: it outlives a ROLLBACK).  A script that fails may have stopped before or after any of its
+    PREPAREs, so the session then starts a new generation of names instead of guessing which exist."""
+
+    __slots__ = ("generation", "names")
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.names: dict[str, str] = {}
+
+    def forget(self) -> None:
+        self.generation += 1
+        self.names.clear()
+
+
+_sessions: weakref.WeakKeyDictionary[asyncpg.Connection, _Prepared] = weakref.WeakKeyDictionary()
+
+
+# A statement that writes, and every table it names: statements that write and name no table in common go
+# as one statement (see _executes).
+_WRITES = re.compile(r"^(?:INSERT INTO|UPDATE|DELETE FROM) \w+")
+_TABLES = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)")
+
+
+def _units(sql: str, rows: list[Sequence[Any]]) -> list[tuple[str, tuple]]:
+    """The queued run `rows` of statement `sql` as single statements with their values; a run of one INSERT
+    is one multi-row INSERT."""
+    m = _MULTI_INSERT.match(sql) if len(rows) > 1 else None
+    if m:
+        return [(m.group(1) + ", ".join([m.group(2)] * len(rows)), tuple(v for row in rows for v in row))]
+    return [(sql, tuple(row)) for row in rows]
+
+
+def _executes(session: _Prepared, queued: list[tuple[str, list]]) -> list[str]:
+    """The queued writes as EXECUTEs of statements prepared on the session (PREPAREd first, in the same script,
+    the first time the session sees them): the server parses and plans each shape once per session instead
+    of once per statement.  Consecutive writes that name no table in common go as one statement, each a
+    data-modifying WITH of it: one snapshot and one executor for the commit's game, snapshot, events, timers,
+    outbox entry and action instead of six.  (Writes to one table stay statements of their own, in order: the
+    parts of one statement do not see each other's rows.)"""
+    groups: list[list[tuple[str, tuple]]] = []
+    tables: set[str] = set()
+    for sql, rows in queued:
+        for unit in _units(sql, rows):
+            named = set(_TABLES.findall(unit[0])) if _WRITES.match(unit[0]) else None
+            if named is not None and groups and tables and not named & tables:
+                groups[-1].append(unit)
+                tables |= named
+            else:
+                groups.append([unit])
+                tables = named or set()
+    out = []
+    for group in groups:
+        if len(group) == 1:
+            sql, args = group[0]
+        else:
+            sql = "WITH " + ", ".join(f"w{i} AS ({u[0]})" for i, u in enumerate(group)) + " SELECT 1"
+            args = tuple(v for u in group for v in u[1])
+        if "?" not in sql:
+            out.append(sql)
+            continue
+        name = session.names.get(sql)
+        if name is None:
+            name = f"viceroy_w{session.generation}_{len(session.names)}"
+            out.append(f"PREPARE {name} AS {translate(sql)}")
+            session.names[sql] = name
+        out.append(f"EXECUTE {name}({', '.join(map(_literal, args))})")
+    return out
+
+
 # A submission's load (inside Storage.run) reads only the log's last TAIL entries: with their positions, the
 # log's length, and what an engine or a view most often reads (its last lines); the whole log, read by
 # string_agg over every event row of the game, cost more than all the rest of the load, and more the longer
@@ -227,7 +299,11 @@ class PgTx(Tx):
         """Send the queued writes (with BEGIN if not sent yet, COMMIT when asked) as one script of literal
         values: one round trip."""
         queued, self._queued = self._queued, []
-        statements = [statement for sql, rows in queued for statement in _statements(sql, rows)]
+        raw = getattr(self._conn, "_con", self._conn)  # a pool's proxy: the connection (session) behind it
+        session = _sessions.get(raw)
+        if session is None:
+            session = _sessions[raw] = _Prepared()
+        statements = _executes(session, queued)
         if self._begin and statements:
             statements.insert(0, "BEGIN")
             self._begin = False
@@ -237,7 +313,11 @@ class PgTx(Tx):
                 return
             statements.append("COMMIT")
         if statements:
-            await self._conn.execute(";\n".join(statements))
+            try:
+                await self._conn.execute(";\n".join(statements))
+            except BaseException:
+                session.forget()
+                raise
 
     async def _begun(self) -> None:
         if self._begin:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.storage.base import Plan, Request, Storage, Tx, _single
-from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION, CorruptSnapshot, from_json
+from bot.storage.schema import MIGRATIONS, POSTGRES_ONLY, SCHEMA_VERSION, CorruptSnapshot, from_json
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -358,7 +358,8 @@ def _migrate(conn: sqlite3.Connection) -> None:
             if number <= current:
                 continue
             for sql in statements:
-                conn.execute(sql)
+                if not sql.startswith(POSTGRES_ONLY):
+                    conn.execute(sql)
             conn.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
         conn.execute("COMMIT")
     except BaseException:

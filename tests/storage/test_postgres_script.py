@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage.postgres import _SERVER_SETTINGS, _literal, _script
+from bot.storage.postgres import _SERVER_SETTINGS, _executes, _literal, _Prepared, _script
 from tests.pg import run_sync
 
 texts = st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=60)
@@ -50,3 +50,77 @@ def test_what_has_no_literal_is_refused():
         _literal(object())
     with pytest.raises(ValueError, match="placeholders"):
         _script("INSERT INTO t VALUES (?, ?)", (1,))
+
+
+# ---------------------------------------------------------------- queued writes as prepared statements
+
+def test_writes_to_different_tables_go_as_one_prepared_statement():
+    session = _Prepared()
+    queued = [("UPDATE games SET version=? WHERE id=?", [(2, 1)]),
+              ("INSERT INTO game_events (game_id, seq) VALUES (?,?)", [(1, 5), (1, 6)]),
+              ("INSERT INTO outbox (game_id, payload) VALUES (?,?)", [(1, "{}")])]
+    first = _executes(session, queued)
+    assert len(first) == 2 and first[0].startswith("PREPARE viceroy_w0_0 AS WITH w0 AS (UPDATE games")
+    assert "INSERT INTO game_events (game_id, seq) VALUES ($3,$4), ($5,$6)" in first[0]
+    assert first[1] == "EXECUTE viceroy_w0_0(2, 1, 1, 5, 1, 6, 1, '{}')"
+    # the session has it now: the next commit of the same shape only executes it
+    assert _executes(session, queued) == ["EXECUTE viceroy_w0_0(2, 1, 1, 5, 1, 6, 1, '{}')"]
+
+
+def test_writes_naming_a_common_table_stay_statements_of_their_own_in_order():
+    session = _Prepared()
+    queued = [("UPDATE timers SET fired=1 WHERE id=?", [(1,), (2,)]),
+              ("INSERT INTO game_events (game_id, seq) SELECT ?, MAX(seq) + 1 FROM game_events WHERE game_id=?",
+               [(1, 1)]),
+              ("DELETE FROM game_events WHERE game_id=?", [(1,)]),
+              ("SELECT pg_notify('viceroy_timers', '')", [()])]
+    script = _executes(session, queued)
+    # timer 1; timer 2 with the event insert (no table in common); the delete names game_events again, so
+    # it follows on its own; the notify is not a write and goes as it is
+    assert [s for s in script if not s.startswith("PREPARE")] == [
+        "EXECUTE viceroy_w0_0(1)", "EXECUTE viceroy_w0_1(2, 1, 1)", "EXECUTE viceroy_w0_2(1)",
+        "SELECT pg_notify('viceroy_timers', '')"]
+    assert script[2] == ("PREPARE viceroy_w0_1 AS WITH w0 AS (UPDATE timers SET fired=1 WHERE id=$1),"
+                         " w1 AS (INSERT INTO game_events (game_id, seq) SELECT $2, MAX(seq) + 1 FROM game_events"
+                         " WHERE game_id=$3) SELECT 1")
+
+
+async def _failed_script_then_reuse(url: str) -> list[tuple]:
+    from bot.storage import Storage
+
+    storage = await Storage.open(url, min_size=1, max_size=1)  # one session: every transaction shares it
+    try:
+        async with storage.transaction() as tx:
+            await tx._write("INSERT INTO user_prefs (user_id, key, value) VALUES (?,?,?)", (1, "a", "x"))
+        # The duplicate fails, and the script stops before it prepares the UPDATE that follows it
+        with pytest.raises(asyncpg.UniqueViolationError):
+            async with storage.transaction() as tx:
+                await tx._write("INSERT INTO user_prefs (user_id, key, value) VALUES (?,?,?)", (1, "a", "y"))
+                await tx._write("UPDATE user_prefs SET value=? WHERE user_id=?", ("z", 1))
+        # ... so the session does not take it for prepared
+        async with storage.transaction() as tx:
+            await tx._write("UPDATE user_prefs SET value=? WHERE user_id=?", ("w", 1))
+        async with storage.reading() as tx:
+            return [tuple(r) for r in await tx._all("SELECT user_id, key, value FROM user_prefs")]
+    finally:
+        await storage.close()
+
+
+def test_a_failed_commit_does_not_leave_the_session_expecting_statements_it_never_prepared(pg_url):
+    assert run_sync(_failed_script_then_reuse(pg_url)) == [(1, "a", "w")]
+
+
+async def _foreign_keys(url: str) -> set[str]:
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT table_name FROM information_schema.table_constraints"
+                                " WHERE constraint_type='FOREIGN KEY'")
+        return {r[0] for r in rows}
+    finally:
+        await conn.close()
+
+
+def test_postgres_checks_no_foreign_key_on_the_tables_a_submission_writes(pg_url):
+    keys = run_sync(_foreign_keys(pg_url))
+    assert not keys & {"actions", "snapshots", "timers", "game_events", "outbox"}
+    assert {"seats", "drafts", "prompt_messages"} <= keys  # the rest keep theirs
