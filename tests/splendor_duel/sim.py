@@ -20,13 +20,16 @@ class SplendorPlayer(SimulatedPlayer):
             return
         if "discard" in ctl and "mode.take" not in ctl:  # the discard step
             n = ctl["discard"].get("min_values", 1)
-            await self._select(msg, ctl["discard"], self._options(ctl["discard"])[:n])
+            # Which tokens go back is random: always the first ones kept the same colours turn after turn, and
+            # two such players could hold hands that buy nothing and take and return tokens for ever.
+            await self._select(msg, ctl["discard"], self.rng.sample(self._options(ctl["discard"]), n))
             await self._click(msg, controls(msg)["confirm"])
             return
         if "replenish" in ctl and self.rng.random() < 0.05:
             await self._click(msg, ctl["replenish"])
             return
-        modes = ["mode.buy", "mode.reserve", "mode.take"] if self.rng.random() < 0.6 else ["mode.take"]
+        # Buys when it can, most turns, as a person would: a game ends when someone scores enough.
+        modes = ["mode.buy", "mode.reserve", "mode.take"] if self.rng.random() < 0.8 else ["mode.take"]
         if self.blind and self.rng.random() < 0.5:
             modes = ["mode.reserve", "mode.buy", "mode.take"]
         for mode in modes:
@@ -57,7 +60,7 @@ class SplendorPlayer(SimulatedPlayer):
                 elif op == "target" and self.blind and any(v.startswith("deck:") for v in options):
                     value = [self.rng.choice([v for v in options if v.startswith("deck:")])]
                 elif op == "discard":
-                    value = options[: comp.get("min_values", 1)]
+                    value = self.rng.sample(options, comp.get("min_values", 1))
                 else:
                     value = [self.rng.choice(options)]
                 await self._select(msg, comp, value)
