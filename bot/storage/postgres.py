@@ -90,23 +90,42 @@ def translate_ddl(sql: str) -> str:
     return re.sub(r"\bBLOB\b", "BYTEA", sql)
 
 
+def _float_literal(value: float) -> str:
+    return repr(value) if value == value and value not in (float("inf"), float("-inf")) else f"'{value}'::float8"
+
+
+def _text_literal(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("text cannot hold NUL characters")
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _bytes_literal(value: bytes | bytearray | memoryview) -> str:
+    return f"'\\x{bytes(value).hex()}'::bytea"
+
+
+# By exact type first (a commit writes some 80 values); subclasses (bool is an int) by the checks below.
+_LITERALS: dict[type, Callable[[Any], str]] = {
+    int: str, float: _float_literal, str: _text_literal, bytes: _bytes_literal, type(None): lambda _: "NULL",
+    bool: lambda v: "TRUE" if v else "FALSE",
+}
+
+
 def _literal(value: Any) -> str:
     """A value as an SQL literal, for the queued writes sent as one script (one round trip)."""
-    if value is None:
-        return "NULL"
+    fn = _LITERALS.get(type(value))
+    if fn is not None:
+        return fn(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
-        return str(value)
+        return str(int(value))
     if isinstance(value, float):
-        return repr(value) if value == value and value not in (float("inf"), float("-inf")) \
-            else f"'{value}'::float8"
+        return _float_literal(float(value))
     if isinstance(value, bytes | bytearray | memoryview):
-        return f"'\\x{bytes(value).hex()}'::bytea"
+        return _bytes_literal(value)
     if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("text cannot hold NUL characters")
-        return "'" + value.replace("'", "''") + "'"
+        return _text_literal(str(value))
     raise TypeError(f"no SQL literal for {type(value).__name__}")
 
 
@@ -157,13 +176,30 @@ _WRITES = re.compile(r"^(?:INSERT INTO|UPDATE|DELETE FROM) \w+")
 _TABLES = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)")
 
 
-def _units(sql: str, rows: list[Sequence[Any]]) -> list[tuple[str, tuple]]:
-    """The queued run `rows` of statement `sql` as single statements with their values; a run of one INSERT
-    is one multi-row INSERT."""
-    m = _MULTI_INSERT.match(sql) if len(rows) > 1 else None
-    if m:
-        return [(m.group(1) + ", ".join([m.group(2)] * len(rows)), tuple(v for row in rows for v in row))]
-    return [(sql, tuple(row)) for row in rows]
+@functools.lru_cache(maxsize=512)
+def _multi_row(sql: str) -> tuple[str, str] | None:
+    m = _MULTI_INSERT.match(sql)
+    return (m.group(1), m.group(2)) if m else None
+
+
+@functools.lru_cache(maxsize=512)
+def _shape(queue: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """For a queue of (statement, number of rows): the statements it goes as, each (SQL with ``?``
+    placeholders, how many of the queue's single statements it holds).  A run of one INSERT is one multi-row
+    INSERT; consecutive writes that name no table in common are one statement (see _executes)."""
+    groups: list[tuple[list[str], set[str]]] = []
+    for sql, n in queue:
+        multi = _multi_row(sql) if n > 1 else None
+        for unit in ([multi[0] + ", ".join([multi[1]] * n)] if multi else [sql] * n):
+            named = set(_TABLES.findall(unit)) if _WRITES.match(unit) else None
+            if named is not None and groups and groups[-1][1] and not named & groups[-1][1]:
+                groups[-1][0].append(unit)
+                groups[-1][1].update(named)
+            else:
+                groups.append(([unit], named or set()))
+    return tuple((units[0] if len(units) == 1 else
+                  "WITH " + ", ".join(f"w{i} AS ({u})" for i, u in enumerate(units)) + " SELECT 1", len(units))
+                 for units, _ in groups)
 
 
 def _executes(session: _Prepared, queued: list[tuple[str, list]]) -> list[str]:
@@ -173,24 +209,17 @@ def _executes(session: _Prepared, queued: list[tuple[str, list]]) -> list[str]:
     data-modifying WITH of it: one snapshot and one executor for the commit's game, snapshot, events, timers,
     outbox entry and action instead of six.  (Writes to one table stay statements of their own, in order: the
     parts of one statement do not see each other's rows.)"""
-    groups: list[list[tuple[str, tuple]]] = []
-    tables: set[str] = set()
+    values: list[tuple] = []  # each single statement's values, in order
     for sql, rows in queued:
-        for unit in _units(sql, rows):
-            named = set(_TABLES.findall(unit[0])) if _WRITES.match(unit[0]) else None
-            if named is not None and groups and tables and not named & tables:
-                groups[-1].append(unit)
-                tables |= named
-            else:
-                groups.append([unit])
-                tables = named or set()
-    out = []
-    for group in groups:
-        if len(group) == 1:
-            sql, args = group[0]
+        if len(rows) > 1 and _multi_row(sql):
+            values.append(tuple(v for row in rows for v in row))
         else:
-            sql = "WITH " + ", ".join(f"w{i} AS ({u[0]})" for i, u in enumerate(group)) + " SELECT 1"
-            args = tuple(v for u in group for v in u[1])
+            values += map(tuple, rows)
+    out = []
+    at = 0
+    for sql, count in _shape(tuple((sql, len(rows)) for sql, rows in queued)):
+        args = values[at] if count == 1 else tuple(v for unit in values[at:at + count] for v in unit)
+        at += count
         if "?" not in sql:
             out.append(sql)
             continue
