@@ -22,6 +22,7 @@ import logging
 import re
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -153,20 +154,31 @@ def _statements(sql: str, rows: list[Sequence[Any]]) -> list[str]:
 
 class _Prepared:
     """The queued-write statements prepared on one server session (PREPARE is the session's, not the
-    transaction's: it outlives a ROLLBACK).  A script that fails may have stopped before or after any of its
-    PREPAREs, so the session then starts a new generation of names instead of guessing which exist."""
+    transaction's: it outlives a ROLLBACK), the least recently used first.  At most PREPARED_PER_SESSION are
+    kept: the next one DEALLOCATEs the oldest (a game's commits vary in shape with its numbers of events and
+    timers, and each prepared statement holds its plan in the server's memory).  A script that fails may have
+    stopped before or after any of its PREPAREs and DEALLOCATEs: the session is then unsure, and the next
+    flush asks the server which of its statements exist."""
 
-    __slots__ = ("generation", "names")
+    __slots__ = ("count", "names", "unsure")
 
     def __init__(self) -> None:
-        self.generation = 0
-        self.names: dict[str, str] = {}
+        self.count = 0  # names handed out: a name is never used twice in a session
+        self.names: OrderedDict[str, str] = OrderedDict()
+        self.unsure = False
 
     def forget(self) -> None:
-        self.generation += 1
-        self.names.clear()
+        self.unsure = True
+
+    async def resync(self, conn: Any) -> None:
+        rows = await conn.fetch(r"SELECT name FROM pg_prepared_statements WHERE name LIKE 'viceroy\_w%'")
+        exist = {r[0] for r in rows}
+        for sql in [sql for sql, name in self.names.items() if name not in exist]:
+            del self.names[sql]
+        self.unsure = False
 
 
+PREPARED_PER_SESSION = 64
 _sessions: weakref.WeakKeyDictionary[asyncpg.Connection, _Prepared] = weakref.WeakKeyDictionary()
 
 
@@ -225,9 +237,13 @@ def _executes(session: _Prepared, queued: list[tuple[str, list]]) -> list[str]:
             continue
         name = session.names.get(sql)
         if name is None:
-            name = f"viceroy_w{session.generation}_{len(session.names)}"
+            if len(session.names) >= PREPARED_PER_SESSION:
+                out.append(f"DEALLOCATE {session.names.popitem(last=False)[1]}")
+            name = session.names[sql] = f"viceroy_w{session.count}"
+            session.count += 1
             out.append(f"PREPARE {name} AS {translate(sql)}")
-            session.names[sql] = name
+        else:
+            session.names.move_to_end(sql)
         out.append(f"EXECUTE {name}({', '.join(map(_literal, args))})")
     return out
 
@@ -332,6 +348,8 @@ class PgTx(Tx):
         session = _sessions.get(raw)
         if session is None:
             session = _sessions[raw] = _Prepared()
+        if session.unsure and queued:
+            await session.resync(self._conn)
         statements = _executes(session, queued)
         if self._begin and statements:
             statements.insert(0, "BEGIN")

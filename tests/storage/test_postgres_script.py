@@ -60,11 +60,11 @@ def test_writes_to_different_tables_go_as_one_prepared_statement():
               ("INSERT INTO game_events (game_id, seq) VALUES (?,?)", [(1, 5), (1, 6)]),
               ("INSERT INTO outbox (game_id, payload) VALUES (?,?)", [(1, "{}")])]
     first = _executes(session, queued)
-    assert len(first) == 2 and first[0].startswith("PREPARE viceroy_w0_0 AS WITH w0 AS (UPDATE games")
+    assert len(first) == 2 and first[0].startswith("PREPARE viceroy_w0 AS WITH w0 AS (UPDATE games")
     assert "INSERT INTO game_events (game_id, seq) VALUES ($3,$4), ($5,$6)" in first[0]
-    assert first[1] == "EXECUTE viceroy_w0_0(2, 1, 1, 5, 1, 6, 1, '{}')"
+    assert first[1] == "EXECUTE viceroy_w0(2, 1, 1, 5, 1, 6, 1, '{}')"
     # the session has it now: the next commit of the same shape only executes it
-    assert _executes(session, queued) == ["EXECUTE viceroy_w0_0(2, 1, 1, 5, 1, 6, 1, '{}')"]
+    assert _executes(session, queued) == ["EXECUTE viceroy_w0(2, 1, 1, 5, 1, 6, 1, '{}')"]
 
 
 def test_writes_naming_a_common_table_stay_statements_of_their_own_in_order():
@@ -78,9 +78,9 @@ def test_writes_naming_a_common_table_stay_statements_of_their_own_in_order():
     # timer 1; timer 2 with the event insert (no table in common); the delete names game_events again, so
     # it follows on its own; the notify is not a write and goes as it is
     assert [s for s in script if not s.startswith("PREPARE")] == [
-        "EXECUTE viceroy_w0_0(1)", "EXECUTE viceroy_w0_1(2, 1, 1)", "EXECUTE viceroy_w0_2(1)",
+        "EXECUTE viceroy_w0(1)", "EXECUTE viceroy_w1(2, 1, 1)", "EXECUTE viceroy_w2(1)",
         "SELECT pg_notify('viceroy_timers', '')"]
-    assert script[2] == ("PREPARE viceroy_w0_1 AS WITH w0 AS (UPDATE timers SET fired=1 WHERE id=$1),"
+    assert script[2] == ("PREPARE viceroy_w1 AS WITH w0 AS (UPDATE timers SET fired=1 WHERE id=$1),"
                          " w1 AS (INSERT INTO game_events (game_id, seq) SELECT $2, MAX(seq) + 1 FROM game_events"
                          " WHERE game_id=$3) SELECT 1")
 
@@ -124,3 +124,34 @@ def test_postgres_checks_no_foreign_key_on_the_tables_a_submission_writes(pg_url
     keys = run_sync(_foreign_keys(pg_url))
     assert not keys & {"actions", "snapshots", "timers", "game_events", "outbox"}
     assert {"seats", "drafts", "prompt_messages"} <= keys  # the rest keep theirs
+
+
+async def _many_shapes(url: str) -> tuple[list[str], list[tuple]]:
+    from bot.storage import Storage
+
+    storage = await Storage.open(url, min_size=1, max_size=1)
+    try:
+        for n in [1, 2, 3, 4, 5, 1, 6]:  # a multi-row INSERT of n rows is a shape of its own
+            async with storage.transaction() as tx:
+                await tx._write_many("INSERT INTO user_prefs (user_id, key, value) VALUES (?,?,?)",
+                                     [(100 + n, f"k{i}", f"v{n}") for i in range(n)])
+                await tx._write("DELETE FROM user_prefs WHERE user_id=? AND key='k0'", (100 + n,))
+        async with storage.reading() as tx:
+            rows = [tuple(r) for r in await tx._all("SELECT user_id, key FROM user_prefs WHERE user_id>100"
+                                                       " ORDER BY user_id, key")]
+        async with storage._pool.acquire() as conn:
+            names = [r[0] for r in await conn.fetch(
+                r"SELECT name FROM pg_prepared_statements WHERE name LIKE 'viceroy\_w%' ORDER BY name")]
+        return names, rows
+    finally:
+        await storage.close()
+
+
+def test_a_session_keeps_a_bounded_number_of_prepared_writes(pg_url, monkeypatch):
+    from bot.storage import postgres
+
+    monkeypatch.setattr(postgres, "PREPARED_PER_SESSION", 3)
+    names, rows = run_sync(_many_shapes(pg_url))
+    assert len(names) <= 3
+    # every commit wrote, the evicted shape of n=1 included (prepared again when it came back)
+    assert rows == [(100 + n, f"k{i}") for n in (2, 3, 4, 5, 6) for i in range(1, n)]
