@@ -130,26 +130,10 @@ def _literal(value: Any) -> str:
     raise TypeError(f"no SQL literal for {type(value).__name__}")
 
 
-def _script(sql: str, args: Sequence[Any]) -> str:
-    """A statement with its ``?`` placeholders replaced by literals (the SQL itself holds no ``?``)."""
-    parts = sql.replace(" IS ?", " IS NOT DISTINCT FROM ?").split("?")
-    if len(parts) != len(args) + 1:
-        raise ValueError(f"{len(args)} values for {len(parts) - 1} placeholders")
-    return parts[0] + "".join(_literal(a) + p for a, p in zip(args, parts[1:], strict=True))
-
-
 # A run of one INSERT in the queued writes (a commit's public events) goes to the server as one multi-row
-# INSERT: each statement of a script is parsed, planned and run on its own.  (Runs of UPDATEs stay one
-# statement per row: an UPDATE ... FROM (VALUES ...) was planned as a scan of every unfired timer.)
+# INSERT.  (Runs of UPDATEs stay one statement per row: an UPDATE ... FROM (VALUES ...) was planned as a scan
+# of every unfired timer.)
 _MULTI_INSERT = re.compile(r"^(INSERT INTO \w+ \([\w, ]+\) VALUES )(\((?:\?,)*\?\))$")
-
-
-def _statements(sql: str, rows: list[Sequence[Any]]) -> list[str]:
-    """The queued run `rows` of statement `sql` as literal statements."""
-    m = _MULTI_INSERT.match(sql) if len(rows) > 1 else None
-    if m:
-        return [m.group(1) + ", ".join(_script(m.group(2), row) for row in rows)]
-    return [_script(sql, row) for row in rows]
 
 
 class _Prepared:
