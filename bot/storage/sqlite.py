@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.storage.base import Plan, Request, Storage, Tx, _single
-from bot.storage.schema import MIGRATIONS, POSTGRES_ONLY, SCHEMA_VERSION, CorruptSnapshot, from_json
+from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION, CorruptSnapshot, from_json, sqlite_statements
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -361,9 +361,8 @@ def _migrate(conn: sqlite3.Connection) -> None:
         for number, statements in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
-            for sql in statements:
-                if not sql.startswith(POSTGRES_ONLY):
-                    conn.execute(sql)
+            for sql in sqlite_statements(statements):
+                conn.execute(sql)
             conn.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
         conn.execute("COMMIT")
     except BaseException:

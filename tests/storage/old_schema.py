@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage import MIGRATIONS
-from bot.storage.schema import POSTGRES_ONLY
+from bot.storage.schema import sqlite_statements
 
 
 def old_sqlite_database(path: Path | str, version: int) -> None:
@@ -14,9 +14,8 @@ def old_sqlite_database(path: Path | str, version: int) -> None:
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at REAL NOT NULL)")
     for number, statements in enumerate(MIGRATIONS[:version], start=1):
-        for sql in statements:
-            if not sql.startswith(POSTGRES_ONLY):
-                conn.execute(sql)
+        for sql in sqlite_statements(statements):
+            conn.execute(sql)
         conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
     conn.commit()
     conn.close()
