@@ -158,3 +158,31 @@ def test_a_session_keeps_a_bounded_number_of_prepared_writes(pg_url, monkeypatch
     assert len(names) <= 3
     # every commit wrote, the evicted shape of n=1 included (prepared again when it came back)
     assert rows == [(100 + n, f"k{i}") for n in (2, 3, 4, 5, 6) for i in range(1, n)]
+
+
+async def _plans_after_submissions(url: str) -> tuple[int, int]:
+    from bot.service import GameService
+    from bot.storage import Storage
+    from tests.service import toygame
+    from tests.service.conftest import started_game
+
+    storage = await Storage.open(url, min_size=1, max_size=1)
+    try:
+        service = GameService(storage)
+        gid, _ = await started_game(service, channel=77, rounds=10)
+        for n in range(8):  # past the five custom plans the server would make before trusting a generic one
+            pending = await service.pending(gid)
+            seat = next(s for s, p in pending.items() if p.waiting)
+            action = toygame.default_action(await service.full_state(gid), seat)
+            await service.submit(gid, pending[seat].user_id, action, idempotency_key=f"plans{n}")
+        async with storage._pool.acquire() as conn:
+            row = await conn.fetchrow("SELECT SUM(custom_plans), SUM(generic_plans) FROM pg_prepared_statements")
+        return int(row[0]), int(row[1])
+    finally:
+        await storage.close()
+
+
+def test_each_statement_runs_on_one_generic_plan_never_planned_again_per_execution(pg_url):
+    custom, generic = run_sync(_plans_after_submissions(pg_url))
+    assert custom == 0
+    assert generic > 0
