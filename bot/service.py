@@ -207,27 +207,33 @@ class ActionResult:
     _TRANSIENT = ("public_view", "views", "drafts", "pending")
 
     def to_blob(self) -> bytes:
+        """What a retry with the same key needs that is not stored elsewhere.  The public events are the
+        game_events rows of this version and the seats are the seats table: read back on a retry
+        (GameService._seen), not stored twice (they were over half of a stored result's bytes)."""
         # Field by field, not dataclasses.asdict: that deep-copies every event and view first (half of a
         # SQLite submission's time went there).  Int keys are written as strings, as asdict's were.
         d = {name: getattr(self, name) for name in _STORED_FIELDS}
         d["private"] = {str(k): v for k, v in self.private.items()}  # as JSON writes them, without a retry
         d["applied"] = [vars(a) for a in self.applied]
-        d["seats"] = [vars(s) for s in self.seats]
         d["pending"] = {str(k): p.to_json() for k, p in self.pending.items()}
         # Plain JSON (orjson): a result is a few hundred bytes, and compressing it cost more than it saved.
         return json_bytes(d)
 
     @classmethod
-    def from_blob(cls, blob: bytes) -> ActionResult:
+    def from_blob(cls, blob: bytes) -> tuple[ActionResult, bool]:
+        """The stored result, and whether its public events and seats are still to be read back (results
+        stored before they were left out hold them)."""
         d = from_json(blob if blob[:1] == b"{" else zlib.decompress(blob))  # older results are compressed
+        lean = "public" not in d
         d["applied"] = [Applied(**a) for a in d["applied"]]
         d["private"] = {int(k): v for k, v in d["private"].items()}
         d["pending"] = {int(k): PendingSeat.from_json(v) for k, v in d["pending"].items()}
-        d["seats"] = [SeatInfo(**s) for s in d["seats"]]
-        return cls(**d)
+        d["seats"] = [SeatInfo(**s) for s in d.get("seats", ())]
+        return cls(**d), lean
 
 
-_STORED_FIELDS = tuple(f.name for f in fields(ActionResult) if f.name not in ActionResult._TRANSIENT)
+_STORED_FIELDS = tuple(f.name for f in fields(ActionResult)
+                       if f.name not in ActionResult._TRANSIENT and f.name not in ("public", "seats"))
 
 
 @dataclass
@@ -797,7 +803,10 @@ class GameService:
             game = await self._game(tx, game_id)
             return ActionResult(game.id, game.version, game.status, finished=game.status == "finished",
                                 seats=[_seat_info(s) for s in await tx.seats(game_id)], duplicate=True)
-        result = ActionResult.from_blob(row.result)
+        result, lean = ActionResult.from_blob(row.result)
+        if lean:
+            result.public = await tx.public_events_of(game_id, result.version)
+            result.seats = [_seat_info(s) for s in await tx.seats(game_id)]
         result.duplicate = True
         return result
 

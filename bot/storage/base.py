@@ -46,12 +46,17 @@ LOG_KEY = "log"
 _TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
 
 # Tx._load_plan: the game, its last action and last public event (seq), and its snapshot.
+# The last log position of a game: its newest positioned row (positions follow seq; see the migration that
+# dropped game_events_log), found by walking the primary key back from the game's last event.
+LAST_LOG_POS = ("SELECT log_pos FROM game_events WHERE game_id={game} AND log_pos IS NOT NULL"
+                " ORDER BY seq DESC LIMIT 1")
+
 _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
     " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
     " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id),"
     " s.version, s.seq, s.state, s.checksum,"
-    " (SELECT MAX(log_pos) FROM game_events WHERE game_id=g.id AND log_pos IS NOT NULL)"
+    f" ({LAST_LOG_POS.format(game='g.id')})"
     " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id WHERE g.id=?")
 
 
@@ -528,15 +533,14 @@ class Tx:
         """(number of log entries stored with a position, the entries in order or None)."""
         if entries:
             rows = yield ("all", "SELECT log_pos, event FROM game_events WHERE game_id=? AND log_pos IS NOT NULL"
-                          " ORDER BY log_pos", (game_id,))
+                          " ORDER BY seq", (game_id,))
             if rows:
                 if any(r[0] != i for i, r in enumerate(rows)):
                     raise CorruptSnapshot("the public log has gaps")
                 return len(rows), _json_list(r[1] for r in rows)
         else:
-            row = yield ("one", "SELECT MAX(log_pos) FROM game_events WHERE game_id=? AND log_pos IS NOT NULL",
-                         (game_id,))
-            if row[0] is not None:
+            row = yield ("one", LAST_LOG_POS.format(game="?"), (game_id,))
+            if row is not None and row[0] is not None:
                 return int(row[0]) + 1, None
         return (yield from self._packed_log_plan(game_id, entries=entries))
 
@@ -736,6 +740,12 @@ class Tx:
 
     async def events(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[tuple[int, int, dict]]:
         return await self._run(self._events_plan(game_id, after_seq, limit))
+
+    async def public_events_of(self, game_id: int, version: int) -> list[dict]:
+        """The public events the commit of `version` published, in order (a stored result's `public`)."""
+        rows = await self._all("SELECT event FROM game_events WHERE game_id=? AND version=? AND packed=0"
+                               " ORDER BY seq", (game_id, version))
+        return _json_list(r[0] for r in rows)
 
     def _pack_plan(self, game_id: int) -> Plan:
         rows = yield ("all", "SELECT seq, version, event, log_pos FROM game_events WHERE game_id=? AND packed=0"

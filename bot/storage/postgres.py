@@ -247,7 +247,7 @@ _LOG_COLS = ("SELECT COUNT(*) AS n, COUNT(DISTINCT log_pos) AS distinct_n, MIN(l
 _LOG_ROWS = "game_events WHERE game_id=g.id AND log_pos IS NOT NULL"
 _WHOLE_LOG = f" LEFT JOIN LATERAL ({_LOG_COLS} FROM {_LOG_ROWS}) lg ON TRUE"
 _LOG_TAIL = (f" LEFT JOIN LATERAL ({_LOG_COLS} FROM (SELECT log_pos, event FROM {_LOG_ROWS}"
-             f" ORDER BY log_pos DESC LIMIT {TAIL}) t) lg ON TRUE")
+             f" ORDER BY seq DESC LIMIT {TAIL}) t) lg ON TRUE")  # seq order is position order
 
 # The whole load of a game (Tx.load_game) as one statement: the game (locked in a write transaction), its
 # seats, last action, unfired timers, drafts, snapshot and public log.

@@ -169,10 +169,11 @@ class SqliteTx(Tx):
             return (yield from super()._log_plan(game_id, entries=False))
         # The whole log as one row, concatenated by SQLite, and parsed in one go: one Python object per entry
         # instead of a row tuple, a string and a parse each.  The positions come concatenated in the same
-        # order, so one comparison proves the entries are in order with no gaps and no duplicates.
+        # order (seq order, which is position order), so one comparison proves the entries are in order with
+        # no gaps and no duplicates.
         under, args = ("", (game_id,)) if below is None else (" AND log_pos<?", (game_id, below))
         row = yield ("one", "SELECT group_concat(log_pos), group_concat(event) FROM (SELECT log_pos, event"
-                     f" FROM game_events WHERE game_id=? AND log_pos IS NOT NULL{under} ORDER BY log_pos)", args)
+                     f" FROM game_events WHERE game_id=? AND log_pos IS NOT NULL{under} ORDER BY seq)", args)
         if row[0] is not None:
             log = from_json("[" + row[1] + "]")
             if row[0] != _positions(len(log)):

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot import service as svc_mod
@@ -421,3 +423,21 @@ async def test_seats_are_named_as_players_count_them_and_time_limits_have_a_floo
     with pytest.raises(BadOptions, match="at least 1 minute"):
         await service.create_lobby(1, 99, 100, "alice", kind="toy", time_limit=1)
     assert (await service.set_time_limit(gid, 60, 100)).time_limit == 60
+
+
+async def test_a_retry_reads_back_the_public_events_and_seats_it_does_not_store(service, storage):
+    """A stored result leaves out what the database holds already (its commit's public events, the seats):
+    a retry still answers with the same result."""
+    gid, start = await started_game(service, humans=2)
+    card = start.pending[0].prompt.choices["options"][0]
+    first = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="lean-1")
+    # a later commit's events must not leak into the first one's retry
+    card1 = first.pending[1].prompt.choices["options"][0]
+    await service.submit(gid, 101, {"type": "choose", "card": card1}, idempotency_key="lean-2")
+    async with storage.reading() as tx:
+        stored = json.loads((await tx.action_by_key("lean-1")).result)
+    assert "public" not in stored and "seats" not in stored and first.public
+    again = await service.submit(gid, 100, {"type": "choose", "card": card}, idempotency_key="lean-1")
+    assert again.duplicate
+    assert (again.public, again.seats, again.private, again.applied) == (first.public, first.seats, first.private,
+                                                                         first.applied)

@@ -119,3 +119,31 @@ async def test_missing_log_rows_make_the_snapshot_corrupt(storage):
             await tx.snapshot(gid)
         bundle = await tx.load_game(gid)
         assert bundle.snapshot is None and isinstance(bundle.error, CorruptSnapshot)
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_log_positions_follow_seq_through_undos_and_private_events(storage, seed):
+    """The log is read in seq order (there is no index on log_pos): positions must rise with seq whatever a
+    game does, growing, undoing to a shorter log and growing again, with private events in between."""
+    import random
+
+    rng = random.Random(seed)
+    gid = await new_game(storage)
+    state: dict = {"log": []}
+    n = 0
+    for v in range(1, 40):
+        if state["log"] and rng.random() < 0.25:  # an undo: a replayed, shorter game
+            state = {"log": state["log"][:rng.randrange(len(state["log"]))]}
+            published = [{"type": "undo", "to": "all"}]
+        else:
+            new = [ev(n := n + 1) for _ in range(rng.randrange(4))]
+            state["log"].extend(new)
+            published = [{"type": "mine", "to": 0}, *new] if rng.random() < 0.5 else new
+        await commit(storage, gid, v, state, published)
+        async with storage.reading() as tx:
+            assert (await tx.snapshot(gid))[2] == state
+            assert (await tx.load_game(gid)).snapshot[2] == state
+    async with storage.reading() as tx:
+        rows = await tx._all("SELECT log_pos FROM game_events WHERE game_id=? AND log_pos IS NOT NULL ORDER BY seq",
+                             (gid,))
+    assert [r[0] for r in rows] == list(range(len(state["log"])))

@@ -3,6 +3,7 @@ held: here the submission results stored before they moved into their action's r
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -87,14 +88,16 @@ async def test_results_stored_in_their_own_table_still_answer_retries(driver, tm
         await old.execute("INSERT INTO actions (game_id, seq, seat, action, idempotency_key, kind, created_at)"
                           " VALUES (7, ?, 0, '{\"type\":\"x\"}', ?, 'action', 2.0)", seq, key)
     stored = ActionResult(7, 3, "active", [Applied(1, 0, {"type": "x"}, "action")], public=[{"type": "p"}])
-    await old.execute("INSERT INTO action_results (game_id, seq, result) VALUES (7, 1, ?)", stored.to_blob())
+    # stored as results were then: with their public events and seats
+    blob = json.dumps({**json.loads(stored.to_blob()), "public": stored.public, "seats": []}).encode()
+    await old.execute("INSERT INTO action_results (game_id, seq, result) VALUES (7, 1, ?)", blob)
 
     storage = await Storage.open(old.target)
     try:
         assert await storage.schema_version() == len(MIGRATIONS)
         async with storage.reading() as tx:
             k1, k2 = await tx.action_by_key("k1"), await tx.action_by_key("k2")
-            assert (k1.seq, k1.result) == (1, stored.to_blob())
+            assert (k1.seq, k1.result) == (1, blob)
             assert (k2.seq, k2.result) == (2, None)  # it had none: it stays without one
             assert [a.seq for a in await tx.actions(7)] == [1, 2]
         service = GameService(storage, clock=ManualClock(1_800_000_000.0))

@@ -187,10 +187,15 @@ def test_stored_results_are_plain_json_and_compressed_ones_still_read():
                           {1: [{"to": 1, "t": "secret"}]})
     blob = result.to_blob()
     assert json.loads(blob)["game_id"] == 7
-    back = ActionResult.from_blob(blob)
-    assert back.private == {1: [{"to": 1, "t": "secret"}]} and back.applied == result.applied
+    assert "public" not in json.loads(blob) and "seats" not in json.loads(blob)  # read back on a retry
+    back, lean = ActionResult.from_blob(blob)
+    assert lean and back.private == {1: [{"to": 1, "t": "secret"}]} and back.applied == result.applied
     older = zlib.compress(json.dumps(json.loads(blob)).encode(), 1)  # how results were stored before
-    assert ActionResult.from_blob(older) == back
+    assert ActionResult.from_blob(older) == (back, True)
+    # a result stored with its public events and seats (before they were left out) reads as it was
+    full = {**json.loads(blob), "public": result.public, "seats": []}
+    assert ActionResult.from_blob(json.dumps(full).encode()) == (ActionResult(**{**vars(back), "public": result.public}),
+                                                                 False)
 
 
 async def test_sqlite_checkpoints_beside_the_writer(tmp_path, monkeypatch):
