@@ -51,6 +51,7 @@ from bot.storage.schema import (
     _game,
     decode_state,
     from_json,
+    postgres_statements,
 )
 
 # Any constant: the advisory lock that lets one starting process migrate while the others wait.
@@ -592,6 +593,6 @@ async def _migrate(conn: asyncpg.Connection) -> None:
     for number, statements in enumerate(MIGRATIONS, start=1):
         if number <= current:
             continue
-        for sql in statements:
+        for sql in postgres_statements(statements):
             await conn.execute(translate_ddl(sql))
         await conn.execute("INSERT INTO schema_version VALUES ($1, $2)", number, time.time())

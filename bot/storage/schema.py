@@ -23,8 +23,9 @@ except ImportError:  # pragma: no cover - the json module writes and reads the s
 
 DEFAULT_DB_PATH = Path("var/viceroy.db")
 
-# A migration statement that only the PostgreSQL driver runs.
+# A migration statement that only the PostgreSQL driver runs, and one that only the SQLite driver runs.
 POSTGRES_ONLY = "-- postgres only\n"
+SQLITE_ONLY = "-- sqlite only\n"
 
 # Ordered migrations; index + 1 is the schema version.  Never edit a shipped migration, append a new one.
 MIGRATIONS: list[list[str]] = [
@@ -224,6 +225,44 @@ MIGRATIONS: list[list[str]] = [
         # at every COMMIT on SQLite and three more index entries per submission on PostgreSQL.
         "DROP INDEX game_events_log",
     ],
+    [
+        # SQLite: actions and outbox without AUTOINCREMENT.  It kept the largest id ever given in
+        # sqlite_sequence, a page of its own written at every COMMIT that inserts an action or an outbox entry
+        # (one of a submission's 13).  Rows of these tables are never deleted, so a new row's id (one more
+        # than the largest) is still never one given before.  SQLite cannot drop AUTOINCREMENT in place: the
+        # tables are made again, with the same columns, ids and indexes.  (PostgreSQL's identity columns keep
+        # no such page.)
+        SQLITE_ONLY + """CREATE TABLE actions_new (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            seat INTEGER,
+            action TEXT NOT NULL,
+            idempotency_key TEXT UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('action','undo','timeout','admin')),
+            created_at REAL NOT NULL,
+            result BLOB,
+            UNIQUE (game_id, seq)
+        )""",
+        SQLITE_ONLY + "INSERT INTO actions_new (id, game_id, seq, seat, action, idempotency_key, kind, created_at,"
+        " result) SELECT id, game_id, seq, seat, action, idempotency_key, kind, created_at, result FROM actions",
+        SQLITE_ONLY + "DROP TABLE actions",
+        SQLITE_ONLY + "ALTER TABLE actions_new RENAME TO actions",
+        SQLITE_ONLY + """CREATE TABLE outbox_new (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            version INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            sent TEXT,
+            created_at REAL NOT NULL,
+            delivered_at REAL
+        )""",
+        SQLITE_ONLY + "INSERT INTO outbox_new (id, game_id, version, payload, sent, created_at, delivered_at)"
+        " SELECT id, game_id, version, payload, sent, created_at, delivered_at FROM outbox",
+        SQLITE_ONLY + "DROP TABLE outbox",
+        SQLITE_ONLY + "ALTER TABLE outbox_new RENAME TO outbox",
+        SQLITE_ONLY + "CREATE INDEX outbox_undelivered ON outbox(game_id, id) WHERE delivered_at IS NULL",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -232,6 +271,12 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def sqlite_statements(statements: list[str]) -> list[str]:
     """A migration's statements as the SQLite driver runs them (without the PostgreSQL-only ones)."""
     return [sql for sql in statements if not sql.startswith(POSTGRES_ONLY)]
+
+
+def postgres_statements(statements: list[str]) -> list[str]:
+    """A migration's statements as the PostgreSQL driver runs them (without the SQLite-only ones), in SQLite's
+    dialect still (see bot.storage.postgres.translate_ddl)."""
+    return [sql for sql in statements if not sql.startswith(SQLITE_ONLY)]
 
 
 class CorruptSnapshot(Exception):
