@@ -743,9 +743,7 @@ class Tx:
 
     async def public_events_of(self, game_id: int, version: int) -> list[dict]:
         """The public events the commit of `version` published, in order (a stored result's `public`)."""
-        rows = await self._all("SELECT event FROM game_events WHERE game_id=? AND version=? AND packed=0"
-                               " ORDER BY seq", (game_id, version))
-        return _json_list(r[0] for r in rows)
+        return (await self._run(self._public_plan(game_id, [version]))).get(version, [])
 
     def _pack_plan(self, game_id: int) -> Plan:
         rows = yield ("all", "SELECT seq, version, event, log_pos FROM game_events WHERE game_id=? AND packed=0"
@@ -836,16 +834,44 @@ class Tx:
 
     # ------------------------------------------------------------ outbox
     async def add_outbox(self, game_id: int, version: int, payload: dict, now: float) -> None:
-        """What this commit must tell Discord: written with the action, so a crash cannot lose it."""
+        """What this commit must tell Discord: written with the action, so a crash cannot lose it.  Its
+        "public" events are the commit's own game_events rows (append_events, the same commit): they are
+        not stored a second time, and outbox() puts them back."""
+        stored = {k: v for k, v in payload.items() if k != "public"}
         await self._write("INSERT INTO outbox (game_id, version, payload, created_at) VALUES (?,?,?,?)",
-                          (game_id, version, json_text(payload), now))
+                          (game_id, version, json_text(stored), now))
 
     async def outbox(self, game_id: int) -> list[OutboxRow]:
-        """The game's undelivered announcements, oldest first."""
-        rows = await self._all("SELECT id, game_id, version, payload, sent, created_at FROM outbox"
-                               " WHERE game_id=? AND delivered_at IS NULL ORDER BY id", (game_id,))
-        return [OutboxRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]) if r[4] else {}, r[5])
-                for r in rows]
+        """The game's undelivered announcements, oldest first (each with its commit's public events)."""
+        return await self._run(self._outbox_plan(game_id))
+
+    def _outbox_plan(self, game_id: int) -> Plan:
+        rows = yield ("all", "SELECT id, game_id, version, payload, sent, created_at FROM outbox"
+                      " WHERE game_id=? AND delivered_at IS NULL ORDER BY id", (game_id,))
+        out = [OutboxRow(r[0], r[1], r[2], from_json(r[3]), from_json(r[4]) if r[4] else {}, r[5]) for r in rows]
+        lean = [o for o in out if "public" not in o.payload]  # entries written before hold their own
+        if lean:
+            public = yield from self._public_plan(game_id, sorted({o.version for o in lean}))
+            for o in lean:
+                o.payload["public"] = public.get(o.version, [])
+        return out
+
+    def _public_plan(self, game_id: int, versions: list[int]) -> Plan:
+        """version -> the public events its commit published, in order (from the packed log once the game
+        is finished: its last commit packs it)."""
+        rows = yield ("all", "SELECT version, event FROM game_events WHERE game_id=? AND packed=0 AND version IN"
+                      f" ({','.join('?' * len(versions))}) ORDER BY seq", (game_id, *versions))
+        found: dict[int, list[dict]] = {}
+        if rows:
+            for r, e in zip(rows, _json_list(r[1] for r in rows), strict=True):
+                found.setdefault(r[0], []).append(e)
+            return found
+        packed = yield from self._packed_plan(game_id)
+        wanted = set(versions)
+        for e in packed or ():
+            if e[1] in wanted:
+                found.setdefault(e[1], []).append(e[2])
+        return found
 
     async def outbox_games(self) -> list[tuple[int, int | None]]:
         """(game, its server) of the games with undelivered announcements."""

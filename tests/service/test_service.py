@@ -441,3 +441,27 @@ async def test_a_retry_reads_back_the_public_events_and_seats_it_does_not_store(
     assert again.duplicate
     assert (again.public, again.seats, again.private, again.applied) == (first.public, first.seats, first.private,
                                                                          first.applied)
+
+
+async def test_outbox_entries_take_their_public_events_from_the_log_up_to_the_finished_game(service, storage):
+    """An outbox entry stores what only it knows; its commit's public events are read back from game_events,
+    from the packed log once the game is over, and are the ones the submission returned."""
+    gid, result = await started_game(service, humans=2, rounds=1)
+    published = {result.version: result.public}
+    n = 0
+    while not result.finished:
+        seat, p = next((s, p) for s, p in sorted(result.pending.items()) if p.waiting)
+        action = {"type": "decide", "take": "points"} if p.prompt.kind == "decide" else \
+            {"type": "choose", "card": p.prompt.choices["options"][0]}
+        result = await service.submit(gid, 100 + seat, action, idempotency_key=f"ob{n}")
+        published[result.version] = result.public
+        n += 1
+    assert any(e["type"] == "final_scores" for e in result.public)
+    async with storage.reading() as tx:
+        stored = [json.loads(r[0]) for r in await tx._all("SELECT payload FROM outbox WHERE game_id=?", (gid,))]
+        packed = await tx._all("SELECT COUNT(*) FROM game_events WHERE game_id=? AND packed=1", (gid,))
+    assert stored and not any("public" in p for p in stored)
+    assert packed[0][0] == 1  # the finished game's log is one packed row
+    rows = await service.outbox(gid)
+    assert {r.version: r.payload["public"] for r in rows} == {v: published[v] for v in (r.version for r in rows)}
+    assert rows[-1].version == result.version and rows[-1].payload["public"] == result.public

@@ -121,13 +121,13 @@ async def test_actions_and_outbox_lose_autoincrement_and_keep_their_rows_and_ids
                           f" created_at, result) VALUES ({'?, ' * ids}7, ?, 0, '{{\"type\":\"x\"}}', ?, 'action',"
                           " 2.0, NULL)", *((aid,) * ids), seq, f"k{seq}")
     await old.execute(f"INSERT INTO outbox ({'id, ' * ids}game_id, version, payload, sent, created_at) VALUES"
-                      f" ({'90, ' * ids}7, 4, '{{\"p\":1}}', NULL, 3.0)")
+                      f" ({'90, ' * ids}7, 4, '{{\"p\":1,\"public\":[]}}', NULL, 3.0)")
     storage = await Storage.open(old.target)
     try:
         assert await storage.schema_version() == len(MIGRATIONS)
         async with storage.transaction() as tx:
             assert [a.idempotency_key for a in await tx.actions(7)] == ["k1", "k2"]
-            assert [(o.id if ids else 90, o.payload) for o in await tx.outbox(7)] == [(90, {"p": 1})]
+            assert [(o.id if ids else 90, o.payload) for o in await tx.outbox(7)] == [(90, {"p": 1, "public": []})]
             await tx.append_action(7, 3, 0, {"type": "y"}, kind="action", key="k3", now=4.0)
             await tx.add_outbox(7, 5, {"p": 2}, 4.0)
         async with storage.reading() as tx:
@@ -136,7 +136,7 @@ async def test_actions_and_outbox_lose_autoincrement_and_keep_their_rows_and_ids
             if ids:
                 assert [r[0] for r in rows][:2] == [40, 41]
             outbox = await tx.outbox(7)
-            assert [o.payload for o in outbox] == [{"p": 1}, {"p": 2}] and (not ids or outbox[0].id == 90)
+            assert [o.payload for o in outbox] == [{"p": 1, "public": []}, {"p": 2, "public": []}] and (not ids or outbox[0].id == 90)
             if driver.param == "sqlite":  # no AUTOINCREMENT left on them, so no sqlite_sequence row to write
                 sql = dict(await tx._all("SELECT name, sql FROM sqlite_master WHERE name IN ('actions','outbox')"))
                 assert set(sql) == {"actions", "outbox"} and not any("AUTOINCREMENT" in s for s in sql.values())
