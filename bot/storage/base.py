@@ -45,12 +45,12 @@ LOG_KEY = "log"
 
 _TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
 
-# Tx._load_plan: the game, its last action and last public event (seq), and its snapshot.
 # The last log position of a game: its newest positioned row (positions follow seq; see the migration that
 # dropped game_events_log), found by walking the primary key back from the game's last event.
 LAST_LOG_POS = ("SELECT log_pos FROM game_events WHERE game_id={game} AND log_pos IS NOT NULL"
                 " ORDER BY seq DESC LIMIT 1")
 
+# Tx._load_plan: the game, its last action and last public event (seq), its snapshot and last log position.
 _LOAD_GAME = (
     f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))},"
     " (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id=g.id),"
