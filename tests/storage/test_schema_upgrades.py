@@ -55,6 +55,12 @@ class OldDatabase:
             await conn.close()
         return cls("postgres", url)
 
+    async def add_game_7(self) -> None:
+        """An active toy game, id 7, at version 4."""
+        await self.execute("INSERT INTO games (id, guild_id, channel_id, kind, options, seed, status, host_user_id,"
+                           " version, time_limit, created_at, updated_at) VALUES (7, 1, 1, 'toy', '{}', 3,"
+                           " 'active', 100, 4, NULL, 1.0, 1.0)")
+
     async def execute(self, sql: str, *args) -> None:
         if self.driver == "sqlite":
             conn = sqlite3.connect(self.target)
@@ -79,9 +85,7 @@ def driver(request):
 async def test_results_stored_in_their_own_table_still_answer_retries(driver, tmp_path):
     before = _migration_of("ALTER TABLE actions ADD COLUMN result BLOB") - 1
     old = await OldDatabase.create(driver, tmp_path, before)
-    await old.execute("INSERT INTO games (id, guild_id, channel_id, kind, options, seed, status, host_user_id,"
-                      " version, time_limit, created_at, updated_at) VALUES (7, 1, 1, 'toy', '{}', 3, 'active',"
-                      " 100, 4, NULL, 1.0, 1.0)")
+    await old.add_game_7()
     for seat in (0, 1):
         await old.execute("INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (7, ?, ?, ?)",
                           seat, 100 + seat, f"u{seat}")
@@ -111,9 +115,7 @@ async def test_results_stored_in_their_own_table_still_answer_retries(driver, tm
 async def test_actions_and_outbox_lose_autoincrement_and_keep_their_rows_and_ids(driver, tmp_path):
     before = _migration_of("CREATE TABLE actions_new") - 1
     old = await OldDatabase.create(driver, tmp_path, before)
-    await old.execute("INSERT INTO games (id, guild_id, channel_id, kind, options, seed, status, host_user_id,"
-                      " version, time_limit, created_at, updated_at) VALUES (7, 1, 1, 'toy', '{}', 3, 'active',"
-                      " 100, 4, NULL, 1.0, 1.0)")
+    await old.add_game_7()
     # SQLite: ids with a gap below them, as after years of use (PostgreSQL's identity gives its own)
     ids = driver.param == "sqlite"
     for seq, aid in ((1, 40), (2, 41)):
