@@ -40,11 +40,11 @@ CHECKPOINT_EVERY = 256
 # against 100; 1.06x with this).
 CACHE_KIB = 32 * 1024
 # The page size of a new database (SQLite's default is 4096).  A COMMIT writes every page it changed to the
-# WAL, and a submission changes one or two pages in each of some 13 b-trees (its action, events, outbox
+# WAL, and a submission changes one or two pages in each of some 10 b-trees (its action, events, outbox
 # entry, snapshot, timers, the game and their indexes): with 2 KiB pages the same pages are half the bytes,
 # and a COMMIT of 16 pages took 49 us against 77 us with 4 KiB pages (1 page: 6.5 against 7.5 us).  Rows up
 # to about 2 kB stay in their page (a mid-game Viceroy snapshot is about 1 kB compressed, a stored result
-# about 1.2 kB); a longer one continues on overflow pages.
+# about 0.7 kB); a longer one continues on overflow pages.
 PAGE_SIZE = 2048
 
 
