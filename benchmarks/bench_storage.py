@@ -38,6 +38,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -108,6 +109,20 @@ LEDGER = register(api.Game(
 ))
 
 _TABLES = ("games", "seats", "actions", "snapshots", "timers", "game_events")
+
+
+async def play_templates(service: GameService, count: int, moves: Callable[[], int]) -> list[int]:
+    """Start `count` ledger games (users 10,000 + 2g and 10,001 + 2g, channel g + 1) and play each `moves()`
+    moves, the seats in turn; their ids.  40..240 log entries (20..120 moves) is a Viceroy game's range."""
+    ids = []
+    for g in range(count):
+        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
+        await service.join(gid, 10_001 + 2 * g, "b")
+        await service.start(gid, 10_000 + 2 * g, seed=g)
+        for n in range(moves()):
+            await service.submit(gid, 10_000 + 2 * g + n % 2, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
+        ids.append(gid)
+    return ids
 
 
 async def _columns(storage: Storage, table: str) -> list[str]:
@@ -291,13 +306,7 @@ async def bench(target: str, games: int, submissions: int, floor, second_floor=N
     clock = ManualClock(1_800_000_000.0)
     service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
     rng = random.Random(games)
-    for g in range(min(games, TEMPLATES)):
-        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
-        await service.join(gid, 10_001 + 2 * g, "b")
-        await service.start(gid, 10_000 + 2 * g, seed=g)
-        for n in range(rng.randrange(20, 120)):  # a log of 40..240 entries, as in a Viceroy game
-            seat = n % 2
-            await service.submit(gid, 10_000 + 2 * g + seat, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
+    await play_templates(service, min(games, TEMPLATES), lambda: rng.randrange(20, 120))
     await _copy_games(storage, games)
     await _settle(storage)
     async with storage.reading() as tx:
@@ -411,12 +420,7 @@ async def idle_memory(target: str, games: int) -> dict:
     storage = await Storage.open(target)
     clock = ManualClock(1_800_000_000.0)
     service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
-    for g in range(min(games, TEMPLATES)):
-        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
-        await service.join(gid, 10_001 + 2 * g, "b")
-        await service.start(gid, 10_000 + 2 * g, seed=g)
-        for n in range(20):
-            await service.submit(gid, 10_000 + 2 * g + n % 2, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
+    await play_templates(service, min(games, TEMPLATES), lambda: 20)
     await _copy_games(storage, games)
     async with storage.reading() as tx:
         ids = [g.id for g in await tx.games(status=("active",))]

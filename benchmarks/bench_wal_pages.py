@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 import bot.storage.sqlite as sqlite_driver
-from benchmarks import bench_storage  # noqa: F401  (registers the ledger game)
+from benchmarks.bench_storage import play_templates  # (and registers the ledger game)
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.storage import Storage
@@ -52,14 +52,7 @@ async def _run(db: Path, games: int, submissions: int) -> None:
     clock = ManualClock(1_800_000_000.0)
     service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
     rng = random.Random(1)
-    ids = []
-    for g in range(games):
-        gid = (await service.create_lobby(1, g + 1, 10_000 + 2 * g, "a", kind="bench_ledger")).id
-        await service.join(gid, 10_001 + 2 * g, "b")
-        await service.start(gid, 10_000 + 2 * g, seed=g)
-        for n in range(rng.randrange(20, 120)):
-            await service.submit(gid, 10_000 + 2 * g + n % 2, {"type": "move"}, idempotency_key=f"w{gid}:{n}")
-        ids.append(gid)
+    ids = await play_templates(service, games, lambda: rng.randrange(20, 120))
     users = {gid: [s.user_id for s in (await service.game(gid)).seats] for gid in ids}
     await storage._submit(lambda conn: conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
     for n in range(submissions):

@@ -463,5 +463,5 @@ async def test_outbox_entries_take_their_public_events_from_the_log_up_to_the_fi
     assert stored and not any("public" in p for p in stored)
     assert packed[0][0] == 1  # the finished game's log is one packed row
     rows = await service.outbox(gid)
-    assert {r.version: r.payload["public"] for r in rows} == {v: published[v] for v in (r.version for r in rows)}
+    assert {r.version: r.payload["public"] for r in rows} == {r.version: published[r.version] for r in rows}
     assert rows[-1].version == result.version and rows[-1].payload["public"] == result.public

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.storage import CorruptSnapshot, decode_state
@@ -125,8 +127,6 @@ async def test_missing_log_rows_make_the_snapshot_corrupt(storage):
 async def test_log_positions_follow_seq_through_undos_and_private_events(storage, seed):
     """The log is read in seq order (there is no index on log_pos): positions must rise with seq whatever a
     game does, growing, undoing to a shorter log and growing again, with private events in between."""
-    import random
-
     rng = random.Random(seed)
     gid = await new_game(storage)
     state: dict = {"log": []}
