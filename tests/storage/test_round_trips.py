@@ -9,6 +9,7 @@ import itertools
 import json
 import zlib
 
+import lz4.frame
 import pytest
 
 import tests.service.toygame  # noqa: F401  (registers "toy")
@@ -84,18 +85,48 @@ def test_snapshots_written_by_the_json_module_still_decode():
 def test_the_snapshot_checksum_catches_a_damaged_or_swapped_blob():
     state = {"seed": 7, "log": 3, "deck": list(range(200)), "text": "é" * 50}
     blob, checksum = encode_state(state)
-    assert checksum.startswith("z") and len(checksum) == 9  # the stream's own adler32, not a second hash
+    assert checksum.startswith("x") and len(checksum) == 9  # the frame's own xxHash32, not a second hash
     other, other_checksum = encode_state({**state, "seed": 8})
     with pytest.raises(CorruptSnapshot, match="checksum"):
         decode_state(other, checksum)  # a valid stream, but not this row's
     with pytest.raises(CorruptSnapshot, match="checksum"):
-        decode_state(blob, "z0000")
+        decode_state(blob, "x0000")
+    with pytest.raises(CorruptSnapshot):
+        decode_state(blob, "z" + checksum[1:])  # an LZ4 frame read as a zlib stream: refused
     for i in range(2, len(blob) - 4, 7):  # a flipped byte inside the stream: refused, never a wrong state
         damaged = blob[:i] + bytes([blob[i] ^ 0x20]) + blob[i + 1:]
         with pytest.raises(CorruptSnapshot):
             decode_state(damaged, checksum)
     with pytest.raises(CorruptSnapshot, match="checksum"):
         decode_state(zlib.compress(json.dumps(state).encode()), "0" * 32)  # an old-format row, wrong sha256
+
+
+def _zlib_row(state: dict) -> tuple[bytes, str]:
+    """A snapshot as the storage wrote it before LZ4: zlib level 1, the stream's adler32 as the checksum."""
+    c = zlib.compressobj(1, zlib.DEFLATED, zlib.MAX_WBITS, 5)
+    blob = c.compress(json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()) + c.flush()
+    return blob, "z" + blob[-4:].hex()
+
+
+def test_snapshots_written_as_zlib_streams_still_decode_and_are_still_checked():
+    state = {"seed": 7, "log": 3, "deck": list(range(200)), "text": "é" * 50}
+    blob, checksum = _zlib_row(state)
+    assert decode_state(blob, checksum) == state
+    assert list(decode_state(blob, checksum)) == list(state)
+    with pytest.raises(CorruptSnapshot, match="checksum"):
+        decode_state(_zlib_row({**state, "seed": 8})[0], checksum)
+    for i in range(2, len(blob) - 4, 7):
+        damaged = blob[:i] + bytes([blob[i] ^ 0x20]) + blob[i + 1:]
+        with pytest.raises(CorruptSnapshot):
+            decode_state(damaged, checksum)
+
+
+def test_a_snapshot_is_an_lz4_frame_that_carries_its_own_checksum():
+    state = {"seed": 7, "log": 3, "players": [{"gems": {"red": 1, "blue": 2}, "hand": [3, 1]}] * 40}
+    blob, checksum = encode_state(state)
+    assert lz4.frame.get_frame_info(blob)["content_checksum"]
+    assert checksum == "x" + blob[-4:].hex()
+    assert len(blob) < len(json_bytes(state)) / 4  # repeated structure, as a game's state is
 
 
 def test_what_the_fast_encoder_refuses_is_written_by_the_json_module():
