@@ -15,6 +15,9 @@ The floor, timed right after each submission on the same database: the bare driv
 size of that game's stored snapshot in one transaction (SQLite: BEGIN IMMEDIATE + UPDATE + COMMIT in one
 call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE).  With aiosqlite installed
 the SQLite rows also show the same transaction as three aiosqlite awaits (the floor the issue measured).
+Each row also shows an empty call: one trip to the database and back with nothing to do (SQLite: the
+floor's database thread; PostgreSQL: `SELECT 1` on the floor's connection), the part of the floor that a
+transaction pays whatever it writes.
 
 Active games are made by playing 100 games to random points through the service, then copying them in SQL;
 the copy is then checkpointed (and on PostgreSQL vacuumed and analysed) before anything is timed.
@@ -188,6 +191,10 @@ async def _settle(storage: Storage) -> None:
         await conn.close()
 
 
+def _nothing(conn: sqlite3.Connection) -> None:
+    return None
+
+
 class SqliteFloor:
     def __init__(self, path: Path) -> None:
         self.executor = ThreadPoolExecutor(max_workers=1)
@@ -217,6 +224,10 @@ class SqliteFloor:
             self.conn.execute("COMMIT")
 
         await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    async def empty_call(self) -> None:
+        """One trip to the database thread and back with nothing to do: what any transaction pays."""
+        await asyncio.get_running_loop().run_in_executor(self.executor, _nothing, self.conn)
 
     async def close(self) -> None:
         self.conn.close()
@@ -264,6 +275,10 @@ class PostgresFloor:
     async def write(self, row: int, blob: bytes) -> None:
         async with self.conn.transaction():
             await self.conn.execute("UPDATE bench_floor SET blob=$1 WHERE id=$2", blob, row)
+
+    async def empty_call(self) -> None:
+        """One round trip to the server with nothing to do (the floor's transaction makes three)."""
+        await self.conn.fetchval("SELECT 1")
 
     async def close(self) -> None:
         await self.conn.close()
@@ -319,6 +334,7 @@ async def bench(target: str, games: int, submissions: int, floor, second_floor=N
     floors: list[float] = []
     seconds: list[float] = []
     statements: list[float] = []
+    empty: list[float] = []
     timed = None
     if getattr(storage, "driver", "") == "sqlite":
         timed = storage._conn = TimedConnection(storage._conn)  # type: ignore[attr-defined]
@@ -342,6 +358,9 @@ async def bench(target: str, games: int, submissions: int, floor, second_floor=N
         if second_floor is not None:
             await second_floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
             seconds.append(time.perf_counter() - t2)
+        t3 = time.perf_counter()
+        await floor.empty_call()
+        empty.append(time.perf_counter() - t3)
     await floor.close()
     if second_floor is not None:
         await second_floor.close()
@@ -350,7 +369,7 @@ async def bench(target: str, games: int, submissions: int, floor, second_floor=N
             "p50": _pct(subs, 0.5), "p99": _pct(subs, 0.99), "floor_p50": _pct(floors, 0.5),
             "floor_p99": _pct(floors, 0.99),
             "aio": (_pct(seconds, 0.5), _pct(seconds, 0.99)) if seconds else None,
-            "statements": _pct(statements, 0.5) if statements else None}
+            "statements": _pct(statements, 0.5) if statements else None, "empty": _pct(empty, 0.5)}
 
 
 def _throughput_worker(url: str, ids: list[int], players: int, start_at: float, seconds: float,
@@ -516,7 +535,7 @@ async def _main(args: argparse.Namespace, base: Path) -> None:
         print(f"{driver:9} {r['games']:>6} {r['blob']:>7} {r['p50']:>6.2f} {r['floor_p50']:>6.2f} "
               f"{r['p50'] / r['floor_p50']:>5.1f} {r['p99']:>6.2f} {r['floor_p99']:>6.2f} "
               f"{r['p99'] / r['floor_p99']:>5.1f}   p50 vs {first[driver]['games']} games: "
-              f"{r['p50'] / first[driver]['p50']:.2f}x"
+              f"{r['p50'] / first[driver]['p50']:.2f}x   empty call p50 {r['empty']:.2f}"
               + (f"   aiosqlite floor p50 {r['aio'][0]:.2f} p99 {r['aio'][1]:.2f}" if r["aio"] else "")
               + (f"   its statements p50 {r['statements']:.2f} ({r['statements'] / r['floor_p50']:.1f}x the floor)"
                  if r["statements"] is not None else ""))
