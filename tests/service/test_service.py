@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 
 import pytest
 
@@ -22,6 +23,8 @@ from bot.service import (
     StaleVersion,
     UnknownGame,
 )
+from bot.storage import decode_state
+from bot.storage.schema import json_bytes
 from tests.service import toygame
 from tests.service.conftest import started_game
 
@@ -306,6 +309,29 @@ async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
         assert await service.view(gid, None) == good  # detected and rebuilt from the log
         assert [r.verdict for r in await check_database(storage)] == ["OK"]  # and repaired
     assert (await service.game(gid)).version == version
+
+
+async def test_a_snapshot_stored_as_zlib_before_lz4_loads_and_the_next_commit_writes_lz4(service, storage):
+    gid, start = await started_game(service, humans=2)
+    await play_round(service, gid, "r1")
+    good = await service.view(gid, None)
+    async with storage.reading() as tx:
+        _, _, blob, checksum = await tx.snapshot_raw(gid)
+    c = zlib.compressobj(1, zlib.DEFLATED, zlib.MAX_WBITS, 5)  # as the storage wrote snapshots before
+    old = c.compress(json_bytes(decode_state(blob, checksum))) + c.flush()
+    async with storage.transaction() as tx:
+        await tx.execute("UPDATE snapshots SET state=?, checksum=? WHERE game_id=?", (old, "z" + old[-4:].hex(), gid))
+    assert [r.verdict for r in await check_database(storage)] == ["OK"]  # read as it is, not rebuilt
+    assert await service.view(gid, None) == good
+    async with storage.reading() as tx:
+        assert (await tx.snapshot_raw(gid))[3][0] == "z"
+    seat = next(p for p in (await service.pending(gid)).values() if p.waiting and p.prompt.kind == "choose")
+    await service.submit(gid, seat.user_id, {"type": "choose", "card": seat.prompt.choices["options"][0]},
+                         idempotency_key="after-upgrade")
+    async with storage.reading() as tx:
+        _, _, blob, checksum = await tx.snapshot_raw(gid)
+    assert checksum[0] == "x" and blob[:4] == bytes.fromhex("04224d18")  # an LZ4 frame's magic number
+    assert [r.verdict for r in await check_database(storage)] == ["OK"]
 
 
 async def test_snapshot_ahead_of_log_is_rejected_and_submit_repairs(service, storage):
