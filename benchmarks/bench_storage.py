@@ -13,7 +13,7 @@ reminders in the timers table.
 
 The floor, timed right after each submission on the same database: the bare driver writing one blob of the
 size of that game's stored snapshot in one transaction (SQLite: BEGIN IMMEDIATE + UPDATE + COMMIT in one
-call on a database thread; PostgreSQL: an asyncpg transaction with one UPDATE).  With aiosqlite installed
+call on a database thread of the storage's own kind, bot.storage.sqlite.DatabaseThread; PostgreSQL: an asyncpg transaction with one UPDATE).  With aiosqlite installed
 the SQLite rows also show the same transaction as three aiosqlite awaits (the floor the issue measured).
 Each row also shows an empty call: one trip to the database and back with nothing to do (SQLite: the
 floor's database thread; PostgreSQL: `SELECT 1` on the floor's connection), the part of the floor that a
@@ -42,14 +42,13 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bot.clock import ManualClock
 from bot.games import register
 from bot.service import GameService
 from bot.storage import Storage
-from bot.storage.sqlite import CACHE_KIB
+from bot.storage.sqlite import CACHE_KIB, DatabaseThread
 from engine import api
 
 TEMPLATES = 100
@@ -197,7 +196,7 @@ def _nothing(conn: sqlite3.Connection) -> None:
 
 class SqliteFloor:
     def __init__(self, path: Path) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=1)
+        self.thread = DatabaseThread("bench-floor")  # the storage's own kind of database thread
         self.conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -215,7 +214,7 @@ class SqliteFloor:
                                   ((i, os.urandom(size)) for i in range(1, games + 1)))
             self.conn.execute("COMMIT")
 
-        await asyncio.get_running_loop().run_in_executor(self.executor, work)
+        await self.thread.submit(work)
 
     async def write(self, row: int, blob: bytes) -> None:
         def work() -> None:
@@ -223,15 +222,15 @@ class SqliteFloor:
             self.conn.execute("UPDATE bench_floor SET blob=? WHERE id=?", (blob, row))
             self.conn.execute("COMMIT")
 
-        await asyncio.get_running_loop().run_in_executor(self.executor, work)
+        await self.thread.submit(work)
 
     async def empty_call(self) -> None:
         """One trip to the database thread and back with nothing to do: what any transaction pays."""
-        await asyncio.get_running_loop().run_in_executor(self.executor, _nothing, self.conn)
+        await self.thread.submit(_nothing, self.conn)
 
     async def close(self) -> None:
-        self.conn.close()
-        self.executor.shutdown()
+        await self.thread.submit(self.conn.close)
+        self.thread.shutdown()
 
 
 class AiosqliteFloor(SqliteFloor):

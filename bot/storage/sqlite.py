@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import functools
 import logging
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -188,6 +190,64 @@ def _positions(n: int) -> str:
     return ",".join(map(str, range(n)))
 
 
+def _settle(fut: asyncio.Future, result: Any, exc: BaseException | None) -> None:
+    if fut.cancelled():  # the caller stopped waiting; the call itself ran to its end
+        return
+    if exc is not None:
+        fut.set_exception(exc)
+    else:
+        fut.set_result(result)
+
+
+class DatabaseThread:
+    """The one thread that makes every call on the connection, in the order they were submitted.
+
+    A call is handed over through a queue and its result comes back as an asyncio future set by
+    ``call_soon_threadsafe``: about half the round trip of ``run_in_executor`` on a one-thread pool (24
+    against 45 us with nothing to do, pinned to one core), which chains a concurrent future to the asyncio
+    one and keeps a work item for each call.  A caller that stops waiting does not stop its call (a
+    transaction on the thread still ends in its COMMIT or ROLLBACK), as with the pool."""
+
+    def __init__(self, name: str) -> None:
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        self._closed = False
+        # A daemon thread: a storage never closed does not keep the process from exiting, which, for the
+        # database, is a crash at that point (WAL: the last COMMIT is kept, an open transaction is not).
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        if self._closed:
+            raise RuntimeError("the storage is closed")
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._calls.put((loop, fut, fn, args))
+        return fut
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            loop, fut, fn, args = call
+            try:
+                result, exc = fn(*args), None
+            except StopIteration as e:  # an asyncio future cannot hold one
+                result, exc = None, RuntimeError(f"a database call raised StopIteration: {e!r}")
+            except BaseException as e:  # handed to the caller, as run_in_executor does
+                result, exc = None, e
+            try:
+                loop.call_soon_threadsafe(_settle, fut, result, exc)
+            except RuntimeError:  # the caller's event loop is closed: nobody is waiting
+                pass
+            del call, fut, result, exc
+
+    def shutdown(self) -> None:
+        """Let the calls already submitted finish, then stop the thread."""
+        if not self._closed:
+            self._closed = True
+            self._calls.put(None)
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+
+
 def _rollback(conn: sqlite3.Connection) -> None:
     if conn.in_transaction:
         conn.execute("ROLLBACK")
@@ -198,11 +258,11 @@ class SqliteStorage(Storage):
 
     driver = "sqlite"
 
-    def __init__(self, path: Path, executor: ThreadPoolExecutor, conn: sqlite3.Connection, *,
+    def __init__(self, path: Path, db_thread: DatabaseThread, conn: sqlite3.Connection, *,
                  synchronous: str) -> None:
         self.path = path
         self.target = str(path)
-        self._executor = executor
+        self._db_thread = db_thread
         self._conn = conn
         self.synchronous = synchronous
         # Transactions share the one connection, so they (and reads) take turns.
@@ -223,8 +283,7 @@ class SqliteStorage(Storage):
             p.parent.mkdir(parents=True, exist_ok=True)
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"bad synchronous mode {synchronous!r}")
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="viceroy-sqlite")
-        loop = asyncio.get_running_loop()
+        db_thread = DatabaseThread("viceroy-sqlite")
 
         def open_db() -> sqlite3.Connection:
             # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves.
@@ -247,14 +306,14 @@ class SqliteStorage(Storage):
             return conn
 
         try:
-            conn = await loop.run_in_executor(executor, open_db)
+            conn = await db_thread.submit(open_db)
         except BaseException:
-            executor.shutdown(wait=False)
+            db_thread.shutdown()
             raise
-        return cls(p, executor, conn, synchronous=synchronous)
+        return cls(p, db_thread, conn, synchronous=synchronous)
 
     def _submit(self, fn: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
-        return asyncio.get_running_loop().run_in_executor(self._executor, fn, self._conn)
+        return self._db_thread.submit(fn, self._conn)
 
     def _after_write(self) -> None:
         """Count a committed write transaction; every CHECKPOINT_EVERY of them, checkpoint the WAL beside the
@@ -349,7 +408,7 @@ class SqliteStorage(Storage):
             try:
                 await self._submit(finish)
             finally:
-                self._executor.shutdown(wait=True)
+                self._db_thread.shutdown()
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
