@@ -169,7 +169,7 @@ async def _copy_games(storage: Storage, total: int) -> None:
             await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
 
 
-async def _settle(storage: Storage) -> None:
+async def settle(storage: Storage) -> None:
     """After the bulk copy, before the timing: what a database that has held its games for a while has done
     already.  SQLite: the copy's WAL (hundreds of MB at 10,000 games) copied into the database file, which the
     storage's checkpoint thread would otherwise do during the first submissions timed; PostgreSQL: the new
@@ -322,7 +322,7 @@ async def bench(target: str, games: int, submissions: int, floor, second_floor=N
     rng = random.Random(games)
     await play_templates(service, min(games, TEMPLATES), lambda: rng.randrange(20, 120))
     await _copy_games(storage, games)
-    await _settle(storage)
+    await settle(storage)
     async with storage.reading() as tx:
         ids = [g.id for g in await tx.games(status=("active",))]
         sizes = [len((await tx.snapshot_raw(g))[2]) for g in ids[:TEMPLATES]]

@@ -19,7 +19,6 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -200,7 +199,8 @@ def _settle(fut: asyncio.Future, result: Any, exc: BaseException | None) -> None
 
 
 class DatabaseThread:
-    """The one thread that makes every call on the connection, in the order they were submitted.
+    """The one thread that makes every call on a connection, in the order they were submitted (the writer's
+    connection; the background checkpoint's has one of its own).
 
     A call is handed over through a queue and its result comes back as an asyncio future set by
     ``call_soon_threadsafe``: about half the round trip of ``run_in_executor`` on a one-thread pool (24
@@ -237,7 +237,7 @@ class DatabaseThread:
                 loop.call_soon_threadsafe(_settle, fut, result, exc)
             except RuntimeError:  # the caller's event loop is closed: nobody is waiting
                 pass
-            del call, fut, result, exc
+            del call, fut, result, exc  # not held while the thread waits for the next call
 
     def shutdown(self) -> None:
         """Let the calls already submitted finish, then stop the thread."""
@@ -269,7 +269,7 @@ class SqliteStorage(Storage):
         self.lock = asyncio.Lock()
         # Checkpoints (copying the WAL back into the database file) run on a thread and connection of their
         # own, beside the writer, instead of inside whichever COMMIT crosses SQLite's threshold.
-        self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="viceroy-sqlite-checkpoint")
+        self._checkpoints = DatabaseThread("viceroy-sqlite-checkpoint")
         self._checkpoint_conn: sqlite3.Connection | None = None
         self._checkpoint_running: asyncio.Future | None = None
         self._writes_since_checkpoint = 0
@@ -322,7 +322,7 @@ class SqliteStorage(Storage):
         if self._writes_since_checkpoint < CHECKPOINT_EVERY or self._checkpoint_running is not None:
             return
         self._writes_since_checkpoint = 0
-        running = asyncio.get_running_loop().run_in_executor(self._checkpoints, self._checkpoint)
+        running = self._checkpoints.submit(self._checkpoint)
         self._checkpoint_running = running
         running.add_done_callback(self._checkpoint_done)
 
@@ -395,9 +395,9 @@ class SqliteStorage(Storage):
                 self._checkpoint_conn = None
 
         try:
-            await asyncio.get_running_loop().run_in_executor(self._checkpoints, close_checkpointer)
+            await self._checkpoints.submit(close_checkpointer)
         finally:
-            self._checkpoints.shutdown(wait=True)
+            self._checkpoints.shutdown()
         async with self.lock:
             def finish(conn: sqlite3.Connection) -> None:
                 try:

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import zlib
 
 import pytest
 
@@ -24,9 +23,9 @@ from bot.service import (
     UnknownGame,
 )
 from bot.storage import decode_state
-from bot.storage.schema import json_bytes
 from tests.service import toygame
 from tests.service.conftest import started_game
+from tests.storage.old_schema import zlib_snapshot
 
 
 async def count_actions(storage, game_id: int) -> int:
@@ -317,10 +316,9 @@ async def test_a_snapshot_stored_as_zlib_before_lz4_loads_and_the_next_commit_wr
     good = await service.view(gid, None)
     async with storage.reading() as tx:
         _, _, blob, checksum = await tx.snapshot_raw(gid)
-    c = zlib.compressobj(1, zlib.DEFLATED, zlib.MAX_WBITS, 5)  # as the storage wrote snapshots before
-    old = c.compress(json_bytes(decode_state(blob, checksum))) + c.flush()
+    old, old_checksum = zlib_snapshot(decode_state(blob, checksum))  # as the storage wrote snapshots before
     async with storage.transaction() as tx:
-        await tx.execute("UPDATE snapshots SET state=?, checksum=? WHERE game_id=?", (old, "z" + old[-4:].hex(), gid))
+        await tx.execute("UPDATE snapshots SET state=?, checksum=? WHERE game_id=?", (old, old_checksum, gid))
     assert [r.verdict for r in await check_database(storage)] == ["OK"]  # read as it is, not rebuilt
     assert await service.view(gid, None) == good
     async with storage.reading() as tx:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from pathlib import Path
 
 from bot.storage import MIGRATIONS
-from bot.storage.schema import sqlite_statements
+from bot.storage.schema import json_bytes, sqlite_statements
 
 
 def old_sqlite_database(path: Path | str, version: int) -> None:
@@ -19,3 +20,11 @@ def old_sqlite_database(path: Path | str, version: int) -> None:
         conn.execute("INSERT INTO schema_version VALUES (?, 0)", (number,))
     conn.commit()
     conn.close()
+
+
+def zlib_snapshot(state: dict) -> tuple[bytes, str]:
+    """(blob, checksum) of a snapshot as the storage wrote it before LZ4: zlib level 1 (memLevel 5), the
+    zlib stream's own adler32 as the checksum."""
+    c = zlib.compressobj(1, zlib.DEFLATED, zlib.MAX_WBITS, 5)
+    blob = c.compress(json_bytes(state)) + c.flush()
+    return blob, "z" + blob[-4:].hex()

@@ -18,6 +18,7 @@ from bot.service import GameService
 from bot.storage import CorruptSnapshot, Storage, decode_state, encode_state
 from bot.storage.schema import json_bytes
 from tests.service.conftest import started_game
+from tests.storage.old_schema import zlib_snapshot
 
 
 async def _sqlite_service(tmp_path):
@@ -101,20 +102,13 @@ def test_the_snapshot_checksum_catches_a_damaged_or_swapped_blob():
         decode_state(zlib.compress(json.dumps(state).encode()), "0" * 32)  # an old-format row, wrong sha256
 
 
-def _zlib_row(state: dict) -> tuple[bytes, str]:
-    """A snapshot as the storage wrote it before LZ4: zlib level 1, the stream's adler32 as the checksum."""
-    c = zlib.compressobj(1, zlib.DEFLATED, zlib.MAX_WBITS, 5)
-    blob = c.compress(json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()) + c.flush()
-    return blob, "z" + blob[-4:].hex()
-
-
 def test_snapshots_written_as_zlib_streams_still_decode_and_are_still_checked():
     state = {"seed": 7, "log": 3, "deck": list(range(200)), "text": "é" * 50}
-    blob, checksum = _zlib_row(state)
+    blob, checksum = zlib_snapshot(state)
     assert decode_state(blob, checksum) == state
     assert list(decode_state(blob, checksum)) == list(state)
     with pytest.raises(CorruptSnapshot, match="checksum"):
-        decode_state(_zlib_row({**state, "seed": 8})[0], checksum)
+        decode_state(zlib_snapshot({**state, "seed": 8})[0], checksum)
     for i in range(2, len(blob) - 4, 7):
         damaged = blob[:i] + bytes([blob[i] ^ 0x20]) + blob[i + 1:]
         with pytest.raises(CorruptSnapshot):
