@@ -332,6 +332,7 @@ class Row:
         self.statements: list[float] = []
         self.empty: list[float] = []
         self.timed: TimedConnection | None = None
+        self.floors_up: list = []
 
     async def setup(self) -> None:
         self.storage = storage = await Storage.open(self.target)
@@ -346,8 +347,10 @@ class Row:
             sizes = [len((await tx.snapshot_raw(g))[2]) for g in self.ids[:TEMPLATES]]
         self.blob = int(statistics.mean(sizes))
         await self.floor.setup(len(self.ids), self.blob)
+        self.floors_up = [self.floor]
         if self.second_floor is not None:
             await self.second_floor.setup(len(self.ids), self.blob)
+            self.floors_up.append(self.second_floor)
         if getattr(storage, "driver", "") == "sqlite":
             self.timed = storage._conn = TimedConnection(storage._conn)  # type: ignore[attr-defined]
 
@@ -382,9 +385,8 @@ class Row:
             timings.clear()
 
     async def close(self) -> None:
-        await self.floor.close()
-        if self.second_floor is not None:
-            await self.second_floor.close()
+        for floor in self.floors_up:  # only those set up (a failed set-up leaves its own error to be seen)
+            await floor.close()
         await self.storage.close()
 
     def result(self) -> dict:
