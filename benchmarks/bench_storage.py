@@ -332,6 +332,7 @@ class Row:
         self.statements: list[float] = []
         self.empty: list[float] = []
         self.timed: TimedConnection | None = None
+        self.storage: Storage | None = None
         self.floors_up: list = []
 
     async def setup(self) -> None:
@@ -385,9 +386,11 @@ class Row:
             timings.clear()
 
     async def close(self) -> None:
-        for floor in self.floors_up:  # only those set up (a failed set-up leaves its own error to be seen)
+        """Close what set-up opened, however far it got (a failed set-up leaves its own error to be seen)."""
+        for floor in self.floors_up:
             await floor.close()
-        await self.storage.close()
+        if self.storage is not None:
+            await self.storage.close()
 
     def result(self) -> dict:
         return {"games": len(self.ids), "blob": self.blob,
@@ -415,8 +418,7 @@ async def bench(rows: list[Row], submissions: int) -> list[dict]:
                 await row.step(n)
     finally:
         for row in rows:
-            if hasattr(row, "storage"):
-                await row.close()
+            await row.close()
     return [row.result() for row in rows]
 
 

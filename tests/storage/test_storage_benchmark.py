@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import benchmarks.bench_storage as bench_storage
 from bot import games
 
@@ -28,7 +30,6 @@ class _FakeRow:
 
     async def setup(self) -> None:
         self.log.append((self.name, "setup"))
-        self.storage = object()
 
     async def step(self, n: int) -> None:
         self.log.append((self.name, n))
@@ -56,7 +57,7 @@ def test_rows_are_set_up_first_then_take_turns_and_only_timed_turns_count() -> N
     assert results == [{"row": "a", "timed": [0, 1, 2]}, {"row": "b", "timed": [0, 1, 2]}]
 
 
-def test_a_row_that_fails_to_set_up_still_closes_the_rows_opened_before() -> None:
+def test_a_failed_set_up_still_closes_every_row() -> None:
     log: list = []
 
     class Broken(_FakeRow):
@@ -70,7 +71,35 @@ def test_a_row_that_fails_to_set_up_still_closes_the_rows_opened_before() -> Non
         pass
     else:
         raise AssertionError("the failure was swallowed")
-    assert log == [("a", "setup"), ("a", "close")]
+    assert log == [("a", "setup"), ("a", "close"), ("b", "close")]  # (a Row closes what its set-up opened)
+
+
+@pytest.fixture
+def ledger():
+    """The benchmark's game hosted for one test."""
+    games._EXTRA[bench_storage.LEDGER.type.name] = bench_storage.LEDGER
+    yield
+    games._EXTRA.pop(bench_storage.LEDGER.type.name, None)
+
+
+def test_a_row_whose_floor_fails_closes_its_storage_and_shows_the_floors_error(tmp_path, ledger) -> None:
+    class NoFloor:
+        async def setup(self, games: int, size: int) -> None:
+            raise OSError("no room for the floor")
+
+        async def close(self) -> None:
+            raise AssertionError("a floor that was never set up is not closed")
+
+    row = bench_storage.Row(str(tmp_path / "bench.db"), 4, NoFloor())
+    with pytest.raises(OSError, match="no room for the floor"):
+        asyncio.run(bench_storage.bench([row], 1))
+
+    async def read() -> None:
+        async with row.storage.reading() as tx:
+            await tx.games()
+
+    with pytest.raises(RuntimeError, match="closed"):
+        asyncio.run(read())
 
 
 def test_the_benchmark_measures_every_row_on_both_drivers(pg_cluster) -> None:
