@@ -63,6 +63,11 @@ _cache: dict[str, str] = {}
 log = logging.getLogger(__name__)
 
 TIMERS_CHANNEL = "viceroy_timers"
+# The connection went away (the server restarted or ended the session, the network dropped it): whatever the
+# transaction had done is rolled back by the server, unless its COMMIT had already been sent.
+CONNECTION_LOST = (asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
+                   ConnectionError)
+
 LEASE_SECONDS = 60  # idle_in_transaction_session_timeout: how long a stuck transaction may hold its locks
 _SERVER_SETTINGS = {
     "application_name": "viceroy-gm",
@@ -299,6 +304,7 @@ class PgTx(Tx):
         super().__init__(write)
         self._conn = conn
         self._begin = write  # BEGIN not sent yet
+        self.commit_sent = False  # from here on a lost connection leaves the outcome unknown
         # Writes nobody reads the result of wait for the next read or the commit; runs of the same
         # statement go as one executemany (fewer round trips: a new prompt's deadline and reminders).
         self._queued: list[tuple[str, list]] = []
@@ -348,6 +354,7 @@ class PgTx(Tx):
                 self._begin = False
                 return
             statements.append("COMMIT")
+            self.commit_sent = True
         if statements:
             try:
                 await self._conn.execute(";\n".join(statements))
@@ -371,8 +378,11 @@ class PgTx(Tx):
 
     async def _rollback(self) -> None:
         self._queued.clear()
-        if self._conn.is_in_transaction():
-            await self._conn.execute("ROLLBACK")
+        try:
+            if self._conn.is_in_transaction():
+                await self._conn.execute("ROLLBACK")
+        except (*CONNECTION_LOST, asyncpg.InterfaceError):
+            pass  # the connection is gone: the server rolled the transaction back (the error that ended it is raised)
 
     async def _do(self, req: Request) -> Any:
         op, sql, args = req
@@ -519,9 +529,24 @@ class PostgresStorage(Storage):
         tx._committed()
 
     async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
+        """``body`` in one write transaction.  If the connection is lost before the COMMIT is sent (a pooled
+        session the server ended, a restart), nothing was applied: the body runs once more on a new
+        connection, so the player's action is not refused for it.  Lost during the COMMIT, the outcome is
+        unknown and the error is raised (a submission's retry with its idempotency key is then safe)."""
+        tries: list[PgTx] = []
+        try:
+            return await self._run_once(body, tries)
+        except CONNECTION_LOST as exc:
+            if not tries or tries[-1].commit_sent:
+                raise
+            log.warning("the database connection was lost mid-transaction (%s); running it again", exc)
+            return await self._run_once(body, tries)
+
+    async def _run_once(self, body: Callable[[Tx], Awaitable[T]], tries: list[PgTx]) -> T:
         tx: PgTx | None = None
         try:
             async with self.transaction() as tx:  # type: ignore[assignment]
+                tries.append(tx)
                 tx.deferrable = True
                 return await body(tx)
         finally:  # after the commit, which may still read the log
