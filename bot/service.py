@@ -1420,10 +1420,11 @@ class GameService:
         async with self.storage.reading() as tx:
             return await tx.outbox(game_id)
 
-    async def outbox_games(self) -> list[tuple[int, int | None]]:
-        """(game, its server) of the games whose announcements are not all delivered."""
+    async def outbox_games(self, before: float | None = None) -> list[tuple[int, int | None]]:
+        """(game, its server) of the games whose announcements are not all delivered (of those committed
+        before `before`, when given)."""
         async with self.storage.reading() as tx:
-            return await tx.outbox_games()
+            return await tx.outbox_games(before)
 
     async def outbox_recorded(self, game_id: int, before_id: int) -> list[dict]:
         """What the game's earlier announcements recorded as shown (part key -> message id), newest first."""

@@ -89,6 +89,13 @@ OPENING_DMS_TOO_FAST = 40003
 # protect it: the channel (or DM) is searched for that part before it is sent.
 NONCE_TRUSTED = 60.0
 HISTORY_SEARCHED = 100  # recent messages searched for such a part
+# Several processes: an announcement still undelivered this long after its commit was left by a process
+# that died between the commit and its messages (a live one delivers within seconds, and holds the game's
+# lane while it does). The process that owns the game's server then delivers it, as its start-up catch-up
+# would; the repeated parts' nonces (Discord keeps them "a few minutes") and the history search above keep
+# a part from showing twice should the first process still be at it.
+ORPHANED_AFTER = 120.0
+SWEEP_INTERVAL = 60.0  # how often each process looks for such announcements
 
 
 class Transient(Exception):
@@ -206,6 +213,11 @@ class Announcer:
         self.on_result: Callable[[ActionResult | Reminder], None] | None = None  # called after each announcement
         self.nonce_trusted = NONCE_TRUSTED
         self.searches = 0  # parts of late announcements looked for in a channel's history
+        self._sweeper: asyncio.Task | None = None
+        # (game, version) -> (outbox id, parts shown) of a live announcement whose lines are out, recorded as
+        # delivered when its messages lane is done (within the same announce).
+        self._owed: dict[tuple[int, int], tuple[int, dict]] = {}
+        self.sweeps = 0  # looks for orphaned announcements made (tests wait on it)
 
     # ---------------------------------------------------------------- tasks
 
@@ -238,6 +250,9 @@ class Announcer:
             task.cancel()
         self._retries.clear()
         self._resyncs.clear()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
 
     # ---------------------------------------------------------------- requests
 
@@ -439,7 +454,15 @@ class Announcer:
             return
         # Two lanes: the outbox (lines in the channel, private lines, the end) and the game's messages
         # (prompts, screens, table). Neither waits for the other's Discord requests.
-        await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
+        _, synced = await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
+        # The commit's own announcement counts as delivered once its messages are in line too: a process
+        # that dies between the two leaves it in the outbox, and the sweep brings the prompts out.
+        owed = self._owed.pop((result.game_id, result.version), None)
+        if owed is not None and synced:
+            try:
+                await self.service.outbox_progress(owed[0], owed[1], delivered=True)
+            except Exception:
+                log.exception("recording the announcement of game %s as delivered failed", result.game_id)
 
     async def _lines_lane(self, result: ActionResult) -> None:
         """The outbox, then the table message (a new one goes out with the commit's lines)."""
@@ -464,14 +487,15 @@ class Announcer:
         guild = self.client.get_guild(guild_id) if guild_id else None
         return where_text(guild.name if guild is not None else None, channel_id)
 
-    async def _messages_lane(self, result: ActionResult) -> None:
+    async def _messages_lane(self, result: ActionResult) -> bool:
+        """The game's prompts, screens and table brought in line; False if that failed."""
         if result.finished or result.status != "active":
-            return
+            return True
         game_id = result.game_id
         self._queued[game_id] = max(self._queued.get(game_id, -1), result.version)
         async with self.sync_lock(game_id):
             if self._queued.get(game_id, -1) > result.version:
-                return  # a newer result of this game waits for the lane: it brings every message in line
+                return True  # a newer result of this game waits for the lane: it brings every message in line
             try:
                 refreshed = result.public_view is None
                 if refreshed:
@@ -480,13 +504,15 @@ class Announcer:
                     fresh.public, fresh.private, fresh.timed_out = [], {}, []
                     result = fresh
                     if result.finished or result.status != "active":
-                        return
+                        return True
                 if self._synced.get(result.game_id, -1) > result.version:
-                    return  # a later result was shown first: its views are the newer ones
+                    return True  # a later result was shown first: its views are the newer ones
                 # The table message of an announcement's own views is the lines lane's (see _lines_lane).
                 await self.sync_messages(result, table=refreshed)
             except Exception:
                 log.exception("bringing the messages of game %s up to date failed", result.game_id)
+                return False
+        return True
 
     # ---------------------------------------------------------------- the outbox
 
@@ -599,7 +625,11 @@ class Announcer:
         except Transient as exc:
             log.warning("game %s: announcement v%s stopped (%s); it is delivered again later", row.game_id,
                         row.version, exc)
-        await self.service.outbox_progress(row.id, sent, delivered=done)
+        owes_messages = done and live is not None and live.version == row.version and live.status == "active" \
+            and not live.finished
+        if owes_messages:  # delivered once the messages lane is done too (see _announce_locked)
+            self._owed[(row.game_id, row.version)] = (row.id, sent)
+        await self.service.outbox_progress(row.id, sent, delivered=done and not owes_messages)
         return done
 
     async def _in_prompt(self, row: OutboxRow, live: ActionResult | None, presenter: Presenter, seat: int,
@@ -903,6 +933,51 @@ class Announcer:
                     await self.sync_messages(await self.service.table_state(game.id))
                 except Exception:
                     log.exception("catching up game %s failed", game.id)
+
+    def start_sweeping(self) -> None:
+        """Look for orphaned announcements every SWEEP_INTERVAL until stop()."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await self.service.clock.sleep(SWEEP_INTERVAL)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("looking for undelivered announcements failed")
+
+    async def sweep(self) -> list[int]:
+        """Deliver the announcements of this process's games that were committed over ORPHANED_AFTER ago and
+        are still undelivered, and bring those games' messages in line (their next prompts): what another
+        process committed before it died.  Games this process is delivering itself (its lane is busy, or a
+        redelivery is scheduled) are left to it.  Returns the games brought up to date."""
+        owns = getattr(self.client, "owns_guild", lambda guild_id: True)
+        done: list[int] = []
+        try:
+            for game_id, guild_id in await self.service.outbox_games(before=self.service.clock.now() - ORPHANED_AFTER):
+                if not owns(guild_id) or game_id in self._retries or self._locks.locked(game_id) \
+                        or self._sync_locks.locked(game_id):
+                    continue
+                log.info("game %s: delivering an announcement another process left undelivered", game_id)
+                async with self._paced(), self.lock(game_id):
+                    try:
+                        if not await self.deliver(game_id):
+                            continue  # a redelivery is scheduled
+                    except Exception:
+                        log.exception("delivering the outbox of game %s failed", game_id)
+                        continue
+                async with self.sync_lock(game_id):
+                    try:
+                        result = await self.service.table_state(game_id)
+                        if result.status == "active" and not result.finished:
+                            await self.sync_messages(result)
+                    except Exception:
+                        log.exception("bringing the messages of game %s up to date failed", game_id)
+                done.append(game_id)
+        finally:
+            self.sweeps += 1
+        return done
 
     @contextlib.asynccontextmanager
     async def _paced(self) -> AsyncIterator[None]:

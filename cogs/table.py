@@ -1154,6 +1154,7 @@ class TableCog(commands.Cog, name="Table"):
         if not self._caught_up:
             self._caught_up = True
             self.announcer.spawn(self.announcer.catch_up())
+            self.announcer.start_sweeping()
             runner = getattr(self.bot, "ai_runner", None)
             if runner is not None:  # AI seats that owed a move when the bot stopped
                 self.announcer.spawn(runner.catch_up(getattr(self.bot, "owns_guild", lambda guild_id: True)))

@@ -873,10 +873,12 @@ class Tx:
                 found.setdefault(e[1], []).append(e[2])
         return found
 
-    async def outbox_games(self) -> list[tuple[int, int | None]]:
-        """(game, its server) of the games with undelivered announcements."""
+    async def outbox_games(self, before: float | None = None) -> list[tuple[int, int | None]]:
+        """(game, its server) of the games with undelivered announcements (committed before `before`)."""
+        older = "" if before is None else " AND o.created_at < ?"
         rows = await self._all("SELECT DISTINCT o.game_id, g.guild_id FROM outbox o JOIN games g ON g.id = o.game_id"
-                               " WHERE o.delivered_at IS NULL ORDER BY o.game_id")
+                               f" WHERE o.delivered_at IS NULL{older} ORDER BY o.game_id",
+                               () if before is None else (before,))
         return [(r[0], r[1]) for r in rows]
 
     async def outbox_recorded(self, game_id: int, before_id: int, limit: int = 50) -> list[dict]:
