@@ -66,7 +66,10 @@ TIMERS_CHANNEL = "viceroy_timers"
 # The connection went away (the server restarted or ended the session, the network dropped it): whatever the
 # transaction had done is rolled back by the server, unless its COMMIT had already been sent.
 CONNECTION_LOST = (asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
-                   ConnectionError)
+                   ConnectionError,
+                   # A query sent between the server's FATAL notice and the socket closing meets the client's
+                   # protocol still consuming that error: "cannot switch to state ..."; the session is gone.
+                   asyncpg.InternalClientError)
 
 LEASE_SECONDS = 60  # idle_in_transaction_session_timeout: how long a stuck transaction may hold its locks
 _SERVER_SETTINGS = {
@@ -540,6 +543,9 @@ class PostgresStorage(Storage):
             if not tries or tries[-1].commit_sent:
                 raise
             log.warning("the database connection was lost mid-transaction (%s); running it again", exc)
+            # The server ended one session, so likely all of them (a restart, a failover): every pooled
+            # connection is opened afresh, so the second try cannot meet another dead one.
+            await self._pool.expire_connections()
             return await self._run_once(body, tries)
 
     async def _run_once(self, body: Callable[[Tx], Awaitable[T]], tries: list[PgTx]) -> T:

@@ -97,6 +97,34 @@ async def test_an_action_cut_off_before_its_commit_runs_again_on_a_new_connectio
             await s.close()
 
 
+async def test_a_query_meeting_the_servers_goodbye_runs_again_on_a_fresh_connection(pg_cluster, monkeypatch):
+    """Sent between the server's FATAL notice and the socket closing, a query meets asyncpg's protocol still
+    consuming that notice (InternalClientError "cannot switch to state ..."): the session is gone, nothing was
+    committed, and every pooled connection is opened afresh before the action runs again."""
+    url, _clock, storages, (service,) = await processes(pg_cluster, 1)
+    try:
+        gid, started = await started_game(service, humans=2)
+        flush = PgTx._flush
+        used: list[object] = []
+
+        async def goodbye_first(self: PgTx, *, commit: bool = False) -> None:
+            used.append(getattr(self._conn, "_con", self._conn))
+            if len(used) == 1:
+                raise asyncpg.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+            await flush(self, commit=commit)
+
+        monkeypatch.setattr(PgTx, "_flush", goodbye_first)
+        result = await service.submit(gid, 100, choose(started, 0), idempotency_key="goodbye")
+        assert not result.duplicate and result.version == started.version + 1
+        assert used[-1] is not used[0]  # the second try did not reuse the dead session
+        monkeypatch.setattr(PgTx, "_flush", flush)
+        async with storages[0].reading() as tx:
+            assert [a.idempotency_key for a in await tx.actions(gid)].count("goodbye") == 1
+    finally:
+        for s in storages:
+            await s.close()
+
+
 async def test_a_connection_lost_during_the_commit_is_not_run_again(pg_cluster, monkeypatch):
     """The COMMIT may have landed: the error is raised, and the submission's retry (same key) finds it."""
     url, _clock, storages, (service,) = await processes(pg_cluster, 1)
