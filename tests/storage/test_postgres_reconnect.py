@@ -158,11 +158,13 @@ async def test_timer_notifications_come_back_after_the_listening_connection_is_d
     try:
         woken = asyncio.Event()
         await storages[0].listen_timers(woken.set)
+        first = storages[0]._listener
         dropped = await drop_connections(url, "application_name='viceroy-gm-listen'")
         assert dropped == 1
 
-        async def listening_again() -> bool:
-            return storages[0]._listener is not None and not storages[0]._listener.is_closed()
+        async def listening_again() -> bool:  # on a new session, not the dropped one before it is seen closed
+            listener = storages[0]._listener
+            return listener is not None and listener is not first and not listener.is_closed()
 
         await until(listening_again)
         woken.clear()
