@@ -6,6 +6,7 @@ come back on their own."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 
 import asyncpg
@@ -39,12 +40,24 @@ async def until(condition, timeout: float = 60.0) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
+@contextlib.asynccontextmanager
 async def processes(pg_cluster, n: int):
+    """`n` storages (one per bot process) on a new database, each with its service; closed afterwards."""
     url = pg_cluster.database_url(await pg_cluster.create_database(template=pg_cluster.template))
     clock = ManualClock(1_800_000_000.0)
     seeds = itertools.count(1)
     storages = [await Storage.open(url) for _ in range(n)]
-    return url, clock, storages, [GameService(s, clock=clock, seed_source=lambda: next(seeds)) for s in storages]
+    try:
+        yield url, clock, storages, [GameService(s, clock=clock, seed_source=lambda: next(seeds)) for s in storages]
+    finally:
+        for s in storages:
+            await s.close()
+
+
+async def times_applied(storage: Storage, gid: int, key: str) -> int:
+    """How many stored actions of the game carry the idempotency key."""
+    async with storage.reading() as tx:
+        return [a.idempotency_key for a in await tx.actions(gid)].count(key)
 
 
 def choose(info, seat: int) -> dict:
@@ -52,22 +65,16 @@ def choose(info, seat: int) -> dict:
 
 
 async def test_after_the_server_drops_every_connection_the_next_action_works(pg_cluster):
-    url, _clock, storages, (service,) = await processes(pg_cluster, 1)
-    try:
+    async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
         gid, started = await started_game(service, humans=2)
         assert await drop_connections(url) >= 1
         result = await service.submit(gid, 100, choose(started, 0), idempotency_key="after-drop")
         assert not result.duplicate
-        async with storages[0].reading() as tx:
-            assert [a.idempotency_key for a in await tx.actions(gid)].count("after-drop") == 1
-    finally:
-        for s in storages:
-            await s.close()
+        assert await times_applied(storages[0], gid, "after-drop") == 1
 
 
 async def test_an_action_cut_off_before_its_commit_runs_again_on_a_new_connection(pg_cluster, caplog):
-    url, _clock, storages, (service,) = await processes(pg_cluster, 1)
-    try:
+    async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
         gid, started = await started_game(service, humans=2)
         holder = await asyncpg.connect(url)  # another process holds the game: the submission waits on its lock
         tr = holder.transaction()
@@ -90,19 +97,14 @@ async def test_an_action_cut_off_before_its_commit_runs_again_on_a_new_connectio
         assert "lost mid-transaction" in caplog.text
         again = await service.submit(gid, 100, choose(started, 0), idempotency_key="cut")
         assert again.duplicate
-        async with storages[0].reading() as tx:
-            assert [a.idempotency_key for a in await tx.actions(gid)].count("cut") == 1
-    finally:
-        for s in storages:
-            await s.close()
+        assert await times_applied(storages[0], gid, "cut") == 1
 
 
 async def test_a_query_meeting_the_servers_goodbye_runs_again_on_a_fresh_connection(pg_cluster, monkeypatch):
     """Sent between the server's FATAL notice and the socket closing, a query meets asyncpg's protocol still
     consuming that notice (InternalClientError "cannot switch to state ..."): the session is gone, nothing was
     committed, and every pooled connection is opened afresh before the action runs again."""
-    url, _clock, storages, (service,) = await processes(pg_cluster, 1)
-    try:
+    async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
         gid, started = await started_game(service, humans=2)
         flush = PgTx._flush
         used: list[object] = []
@@ -118,17 +120,12 @@ async def test_a_query_meeting_the_servers_goodbye_runs_again_on_a_fresh_connect
         assert not result.duplicate and result.version == started.version + 1
         assert used[-1] is not used[0]  # the second try did not reuse the dead session
         monkeypatch.setattr(PgTx, "_flush", flush)
-        async with storages[0].reading() as tx:
-            assert [a.idempotency_key for a in await tx.actions(gid)].count("goodbye") == 1
-    finally:
-        for s in storages:
-            await s.close()
+        assert await times_applied(storages[0], gid, "goodbye") == 1
 
 
 async def test_a_connection_lost_during_the_commit_is_not_run_again(pg_cluster, monkeypatch):
     """The COMMIT may have landed: the error is raised, and the submission's retry (same key) finds it."""
-    url, _clock, storages, (service,) = await processes(pg_cluster, 1)
-    try:
+    async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
         gid, started = await started_game(service, humans=2)
         flush = PgTx._flush
         commits: list[PgTx] = []
@@ -146,16 +143,11 @@ async def test_a_connection_lost_during_the_commit_is_not_run_again(pg_cluster, 
         monkeypatch.setattr(PgTx, "_flush", flush)
         again = await service.submit(gid, 100, choose(started, 0), idempotency_key="landed")
         assert again.duplicate  # the first one's COMMIT had landed
-        async with storages[0].reading() as tx:
-            assert [a.idempotency_key for a in await tx.actions(gid)].count("landed") == 1
-    finally:
-        for s in storages:
-            await s.close()
+        assert await times_applied(storages[0], gid, "landed") == 1
 
 
 async def test_timer_notifications_come_back_after_the_listening_connection_is_dropped(pg_cluster):
-    url, _clock, storages, (listening, other) = await processes(pg_cluster, 2)
-    try:
+    async with processes(pg_cluster, 2) as (url, _clock, storages, (listening, other)):
         woken = asyncio.Event()
         await storages[0].listen_timers(woken.set)
         first = storages[0]._listener
@@ -170,6 +162,3 @@ async def test_timer_notifications_come_back_after_the_listening_connection_is_d
         woken.clear()
         await started_game(other, humans=2, time_limit=DAY)  # another process adds deadlines
         await asyncio.wait_for(woken.wait(), 60)
-    finally:
-        for s in storages:
-            await s.close()
