@@ -520,8 +520,20 @@ class PostgresStorage(Storage):
         return cls(url, pool)
 
     @asynccontextmanager
+    async def _session(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection.  When it turns out lost, the server ended one session, so likely all of them
+        (a restart, a failover, some not yet seen closed): every pooled connection is opened afresh, so the
+        next transaction cannot meet another dead one."""
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except CONNECTION_LOST:
+            await self._pool.expire_connections()
+            raise
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        async with self._pool.acquire() as conn:
+        async with self._session() as conn:
             tx = PgTx(conn, write=True)  # BEGIN goes with the first round trip, COMMIT with the last
             try:
                 yield tx
@@ -543,10 +555,7 @@ class PostgresStorage(Storage):
             if not tries or tries[-1].commit_sent:
                 raise
             log.warning("the database connection was lost mid-transaction (%s); running it again", exc)
-            # The server ended one session, so likely all of them (a restart, a failover): every pooled
-            # connection is opened afresh, so the second try cannot meet another dead one.
-            await self._pool.expire_connections()
-            return await self._run_once(body, tries)
+            return await self._run_once(body, tries)  # on a fresh connection (_session)
 
     async def _run_once(self, body: Callable[[Tx], Awaitable[T]], tries: list[PgTx]) -> T:
         tx: PgTx | None = None
@@ -561,7 +570,7 @@ class PostgresStorage(Storage):
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Tx]:
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+        async with self._session() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             tx = PgTx(conn, write=False)
             yield tx
         tx._committed()

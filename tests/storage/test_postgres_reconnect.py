@@ -123,6 +123,29 @@ async def test_a_query_meeting_the_servers_goodbye_runs_again_on_a_fresh_connect
         assert await times_applied(storages[0], gid, "goodbye") == 1
 
 
+async def test_after_a_read_finds_its_connection_lost_the_next_read_opens_a_fresh_one(pg_cluster, monkeypatch):
+    """A read is not run again (its caller answers "try again"), but the pool is opened afresh, so the next
+    click does not meet another of the sessions the server ended."""
+    async with processes(pg_cluster, 1) as (_url, _clock, storages, (service,)):
+        gid, _started = await started_game(service, humans=2)
+        do = PgTx._do
+        used: list[object] = []
+
+        async def lost_first(self: PgTx, req):
+            used.append(getattr(self._conn, "_con", self._conn))
+            if len(used) == 1:
+                raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+            return await do(self, req)
+
+        monkeypatch.setattr(PgTx, "_do", lost_first)
+        with pytest.raises(asyncpg.ConnectionDoesNotExistError):
+            async with storages[0].reading() as tx:
+                await tx.game(gid)
+        async with storages[0].reading() as tx:
+            assert (await tx.game(gid)).id == gid
+        assert used[-1] is not used[0]
+
+
 async def test_a_connection_lost_during_the_commit_is_not_run_again(pg_cluster, monkeypatch):
     """The COMMIT may have landed: the error is raised, and the submission's retry (same key) finds it."""
     async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
