@@ -317,6 +317,11 @@ class PgTx(Tx):
         # a load fetch just the log's tail.
         self.deferrable = False
 
+    @property
+    def connection(self) -> asyncpg.Connection:
+        """The server session behind the transaction (under a pool's proxy, the connection it lends)."""
+        return getattr(self._conn, "_con", self._conn)
+
     def _tail_only(self) -> bool:
         return self.deferrable and self.write and self.lazy_log
 
@@ -342,7 +347,7 @@ class PgTx(Tx):
         """Send the queued writes (with BEGIN if not sent yet, COMMIT when asked) as one script of literal
         values: one round trip."""
         queued, self._queued = self._queued, []
-        raw = getattr(self._conn, "_con", self._conn)  # a pool's proxy: the connection (session) behind it
+        raw = self.connection
         session = _sessions.get(raw)
         if session is None:
             session = _sessions[raw] = _Prepared()

@@ -60,6 +60,22 @@ async def times_applied(storage: Storage, gid: int, key: str) -> int:
         return [a.idempotency_key for a in await tx.actions(gid)].count(key)
 
 
+def fail_first(monkeypatch, method: str, error: Exception) -> list[object]:
+    """PgTx.<method> raises `error` at its first call and works from then on; the server session of every
+    call, in order."""
+    real = getattr(PgTx, method)
+    used: list[object] = []
+
+    async def failing(self: PgTx, *args, **kwargs):
+        used.append(self.connection)
+        if len(used) == 1:
+            raise error
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(PgTx, method, failing)
+    return used
+
+
 def choose(info, seat: int) -> dict:
     return {"type": "choose", "card": min(info.pending[seat].prompt.choices["options"])}
 
@@ -106,20 +122,11 @@ async def test_a_query_meeting_the_servers_goodbye_runs_again_on_a_fresh_connect
     committed, and every pooled connection is opened afresh before the action runs again."""
     async with processes(pg_cluster, 1) as (url, _clock, storages, (service,)):
         gid, started = await started_game(service, humans=2)
-        flush = PgTx._flush
-        used: list[object] = []
-
-        async def goodbye_first(self: PgTx, *, commit: bool = False) -> None:
-            used.append(getattr(self._conn, "_con", self._conn))
-            if len(used) == 1:
-                raise asyncpg.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
-            await flush(self, commit=commit)
-
-        monkeypatch.setattr(PgTx, "_flush", goodbye_first)
+        used = fail_first(monkeypatch, "_flush", asyncpg.InternalClientError(
+            "cannot switch to state 15; another operation (2) is in progress"))
         result = await service.submit(gid, 100, choose(started, 0), idempotency_key="goodbye")
         assert not result.duplicate and result.version == started.version + 1
         assert used[-1] is not used[0]  # the second try did not reuse the dead session
-        monkeypatch.setattr(PgTx, "_flush", flush)
         assert await times_applied(storages[0], gid, "goodbye") == 1
 
 
@@ -128,16 +135,8 @@ async def test_after_a_read_finds_its_connection_lost_the_next_read_opens_a_fres
     click does not meet another of the sessions the server ended."""
     async with processes(pg_cluster, 1) as (_url, _clock, storages, (service,)):
         gid, _started = await started_game(service, humans=2)
-        do = PgTx._do
-        used: list[object] = []
-
-        async def lost_first(self: PgTx, req):
-            used.append(getattr(self._conn, "_con", self._conn))
-            if len(used) == 1:
-                raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
-            return await do(self, req)
-
-        monkeypatch.setattr(PgTx, "_do", lost_first)
+        used = fail_first(monkeypatch, "_do", asyncpg.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation"))
         with pytest.raises(asyncpg.ConnectionDoesNotExistError):
             async with storages[0].reading() as tx:
                 await tx.game(gid)
