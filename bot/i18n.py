@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -348,3 +348,12 @@ def here(text: str | None) -> str | None:
     """``text`` in the current reader's language (see ``reading``)."""
     locale, game = _READER.get()
     return catalogue(locale, game).text(text)
+
+
+def drawing(locale: str, game: str | None = None) -> tuple[str, Callable[[str], str] | None]:
+    """The language of the words drawn in a picture for a reader of ``locale`` (see rendering/words.py): its
+    key for the picture caches and the translation of a drawn English text; ("", None) for English."""
+    cat = catalogue(locale, game)
+    if cat.is_source:
+        return "", None
+    return f"{cat.locale}:{game or '*'}", cat.text

@@ -19,9 +19,11 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, catalogue, localize, reader, reading
+from bot.i18n import DEFAULT_LOCALE, catalogue, drawing, localize, reader, reading
 from bot.ui import ids
 from bot.ui.spec import Button, FormSpec, MessageSpec, Select, cut
+from bot.ui.spec import Image as Picture
+from rendering.words import drawn_in
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -152,7 +154,18 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
     bot.i18n.reading); the picture is drawn off the event loop."""
     if locale is None:
         locale, game = reader()
-    spec = localize(spec, locale, game)
+    return await _render(localize(spec, locale, game), color, limit, locale, game)
+
+
+async def draw_picture(image: Picture, locale: str, game: str | None) -> bytes:
+    """A spec's picture drawn off the event loop, its words in ``locale`` (with the texts of ``game``)."""
+    key, translate = drawing(locale, game)
+    return await asyncio.get_running_loop().run_in_executor(RENDER_POOL, drawn_in(key, translate, image.render))
+
+
+async def _render(spec: MessageSpec, color: int, limit: int, locale: str,
+                  game: str | None) -> tuple[discord.Embed | None, discord.File | None]:
+    """``render`` for a spec already in ``locale``."""
     embed = None
     if spec.title or spec.description or spec.fields or spec.image:
         embed = discord.Embed(title=spec.title, description=(spec.description or None),
@@ -163,7 +176,7 @@ async def render(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMI
             embed.set_footer(text=spec.footer)
     file = None
     if spec.image is not None:
-        data = await asyncio.get_running_loop().run_in_executor(RENDER_POOL, spec.image.render)
+        data = await draw_picture(spec.image, locale, game)
         file = file_for(data, spec.image.filename, limit, alt_text(spec))
         embed.set_image(url=f"attachment://{file.filename}")  # type: ignore[union-attr]
     return embed, file
@@ -176,7 +189,7 @@ async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPL
     if locale is None:
         locale, game = reader()
     spec = localize(spec, locale, game)
-    embed, file = await render(spec, color, limit, locale=DEFAULT_LOCALE)
+    embed, file = await _render(spec, color, limit, locale, game)
     kwargs: dict = {}
     text = catalogue(locale, game).text(content) if content is not None else spec.content
     if text:
@@ -231,7 +244,7 @@ async def layout_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLO
         spec = localize(spec, locale, game)
         file = None
         if spec.image is not None:
-            data = await asyncio.get_running_loop().run_in_executor(RENDER_POOL, spec.image.render)
+            data = await draw_picture(spec.image, locale, game)
             file = file_for(data, spec.image.filename, limit, alt_text(spec))
         kwargs: dict = {"view": layout_from_spec(spec, color, file)}
     if file is not None:

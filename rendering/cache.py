@@ -3,7 +3,7 @@
 Every ``render_*`` function is a pure function of its arguments (views are plain data), and the bot asks for
 the same picture more than once (a prompt redrawn for an edit, the table after a move that did not change
 it): about a quarter of the pictures of a game are the same bytes again. ``cached_png`` keeps the newest
-pictures, up to ``MAX_BYTES``, keyed by the function and a digest of its pickled arguments: equal
+pictures, up to ``MAX_BYTES``, keyed by the function, the language of its words and a digest of its pickled arguments: equal
 pickles unpickle to equal arguments (same types, same values, same order), so a hit is the picture the
 function would draw; arguments that do not pickle are drawn every time.
 
@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from PIL import Image
+
+from .words import language
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -92,7 +94,8 @@ _functions = itertools.count()
 
 def _key(prefix: bytes, args: tuple, kwargs: dict) -> bytes | None:
     try:
-        data = pickle.dumps((args, sorted(kwargs.items())), protocol=pickle.HIGHEST_PROTOCOL)
+        # The language of the drawn words is an argument too (see rendering/words.py).
+        data = pickle.dumps((language(), args, sorted(kwargs.items())), protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
     return prefix + hashlib.blake2b(data, digest_size=20).digest()
