@@ -58,6 +58,7 @@ class _Template:
     names: tuple[str, ...]
     target: str
     literal: int  # how many characters of the English text are not placeholders
+    spans: bool  # its own text runs across a sentence break ("{who} plays {card}, top line: {k} tokens.")
 
 
 
@@ -77,7 +78,7 @@ def _compile(source: str, target: str) -> _Template:
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target,
-                     len(_PLACEHOLDER.sub("", source)))
+                     len(_PLACEHOLDER.sub("", source)), bool(_SENTENCE.search(source)))
 
 
 _NUMBER = r"[-+]?\d+"
@@ -162,12 +163,16 @@ class Catalogue:
     def _value(self, value: str) -> str:
         return self._line(value) if not self.is_source else value
 
-    def _match(self, text: str) -> str | None:
+    def _match(self, text: str, spanning: bool = False) -> str | None:
+        """The translation of a whole text; ``spanning``: the text is several sentences, which only an entry
+        written across a sentence break may translate (never "{a} or {b}" over two sentences)."""
         exact = self.exact.get(text)
         if exact is not None:
             return exact
         for key in (_first_word_of_text(text), ""):
             for tpl in self._templates.get(key, ()):
+                if spanning and not tpl.spans:
+                    continue
                 m = tpl.pattern.match(text)
                 if m:
                     return tpl.target.format(**{n: self._value(m.group(n)) for n in tpl.names})
@@ -180,13 +185,13 @@ class Catalogue:
             return line
         return prefix + self._segment(body, None)
 
-    def _whole(self, body: str) -> str | None:
-        found = self._match(body)
+    def _whole(self, body: str, spanning: bool = False) -> str | None:
+        found = self._match(body, spanning)
         if found is not None:
             return found
         m = _MARK.match(body)  # **bold**, _italic_ or `code` around a whole text
         if m:
-            inner = self._match(m.group(2))
+            inner = self._match(m.group(2), spanning)
             if inner is not None:
                 return m.group(1) + inner + m.group(1)
         return None
@@ -202,7 +207,7 @@ class Catalogue:
             return "".join(p if i % 2 else self._segment(p, missing, skip) for i, p in enumerate(pieces))
         sentences = _SENTENCE.split(text)
         if len(sentences) > 1:
-            return " ".join(self._segment(s, missing, skip) for s in sentences)
+            return " ".join(self._sentences(sentences, missing, skip))
         m = _MARK.match(text.strip())
         if m:  # **a list** whose items the catalogue knows
             return text.replace(m.group(2), self._segment(m.group(2), missing, skip), 1)
@@ -213,6 +218,21 @@ class Catalogue:
         if missing is not None and stripped and not _WORDLESS.match(stripped) and stripped not in skip:
             missing.append(stripped)
         return text
+
+    def _sentences(self, sentences: list[str], missing: list[str] | None, skip: frozenset[str]) -> Iterator[str]:
+        """Sentences in turn, each with the longest run of those after it that the catalogue knows whole: a
+        text split at a colon ("{who} plays {card}, top line: 2 tokens for 1 PP.") is one entry."""
+        i = 0
+        while i < len(sentences):
+            for j in range(len(sentences), i + 1, -1):
+                found = self._whole(" ".join(sentences[i:j]), spanning=True)
+                if found is not None:
+                    yield found
+                    i = j
+                    break
+            else:
+                yield self._segment(sentences[i], missing, skip)
+                i += 1
 
     def _collect_missing(self, line: str, skip: set[str], out: list[str]) -> None:
         body = line[len(_PREFIX.match(line).group(1)):]  # type: ignore[union-attr]

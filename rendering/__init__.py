@@ -22,6 +22,7 @@ from .pyramid import (
     slot_labels,
     slot_rects,
 )
+from .words import say
 
 Names = Sequence[str] | Mapping[int, str]
 
@@ -70,7 +71,7 @@ def render_plan_start(seat_view: Mapping, seat: int, player_name: str | None = N
     from .style import BG
 
     screen = screen_image(seat_view, player_name)
-    pyramid = pyramid_image(seat_view["players"][seat]["pyramid"], player_name or "Your pyramid")
+    pyramid = pyramid_image(seat_view["players"][seat]["pyramid"], player_name or say("Your pyramid"))
     width = max(screen.width, pyramid.width)
     img = Image.new("RGB", (width, screen.height + pyramid.height), BG)
     img.paste(screen, ((width - screen.width) // 2, 0))

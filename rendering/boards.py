@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -30,6 +29,7 @@ from .style import (
     new_canvas,
     player_name,
 )
+from .words import per_language, say
 
 PAD = 20
 GAP = 14
@@ -49,7 +49,7 @@ def _fit(img: Image.Image, max_side: int = MAX_SIDE) -> Image.Image:
     return img.resize((max(1, int(w * f)), max(1, int(h * f))), Image.Resampling.BILINEAR)
 
 
-@lru_cache(maxsize=256)
+@per_language(maxsize=256)
 def _scaled_face(number: int, width: int) -> Image.Image:
     face = full_face(number)
     if width == face.width:
@@ -59,7 +59,8 @@ def _scaled_face(number: int, width: int) -> Image.Image:
 
 def _empty_slot(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, size: int) -> None:
     dashed_rect(d, box, TEXT_SOFT, width=3)
-    d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), text, font=font(size), fill=TEXT_SOFT, anchor="mm")
+    text = say(text)
+    d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), text, font=fit_font(text, box[2] - box[0] - 12, size), fill=TEXT_SOFT, anchor="mm")
 
 
 def _color_tab(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], color: str, label: str, size: int) -> None:
@@ -86,13 +87,13 @@ def auction_image(auction_view: Mapping) -> Image.Image:
     width = PAD * 2 + 4 * col_w + 3 * GAP
     height = PAD * 2 + tab_h + 2 * (label_h + CARD_H) + GAP
     img, d = new_canvas(width, height, BG)
-    small = font(22, True)
     for i, color in enumerate(COLORS):
         x = PAD + i * (col_w + GAP)
-        _color_tab(d, (x, PAD, x + col_w, PAD + tab_h - 8), color, f"{COLOR_LETTER[color]} \u00b7 {COLOR_NAME[color]}", 30)
+        _color_tab(d, (x, PAD, x + col_w, PAD + tab_h - 8), color, f"{COLOR_LETTER[color]} \u00b7 {say(COLOR_NAME[color])}", 30)
         y = PAD + tab_h
         for where, caption in (("base", "base (new)"), ("tip", "tip (discarded next)")):
-            d.text((x + col_w // 2, y + label_h // 2), caption, font=small, fill=TEXT_SOFT, anchor="mm")
+            caption = say(caption)
+            d.text((x + col_w // 2, y + label_h // 2), caption, font=fit_font(caption, col_w - 8, 22, True), fill=TEXT_SOFT, anchor="mm")
             y += label_h
             number = _slot_card(auction_view, color, where)
             if number is None:
@@ -116,7 +117,7 @@ def auction_strip(auction_view: Mapping, card_w: int = 190, per_row: int = 4) ->
     for i, color in enumerate(COLORS):
         x = PAD + (i % per_row) * (group_w + GAP * 2)
         y = (i // per_row) * (row_h + GAP)
-        _color_tab(d, (x, y, x + group_w, y + tab_h - 6), color, f"{COLOR_LETTER[color]} \u00b7 {COLOR_NAME[color]}", 26)
+        _color_tab(d, (x, y, x + group_w, y + tab_h - 6), color, f"{COLOR_LETTER[color]} \u00b7 {say(COLOR_NAME[color])}", 26)
         for j, where in enumerate(("base", "tip")):
             cx = x + j * (card_w + 8)
             number = _slot_card(auction_view, color, where)
@@ -124,7 +125,7 @@ def auction_strip(auction_view: Mapping, card_w: int = 190, per_row: int = 4) ->
                 _empty_slot(d, (cx + 3, y + tab_h + 3, cx + card_w - 3, y + tab_h + card_h - 3), "empty", 22)
             else:
                 img.paste(_scaled_face(number, card_w), (cx, y + tab_h))
-            d.text((cx + card_w // 2, y + tab_h + card_h + 14), where, font=font(20, True), fill=TEXT_SOFT,
+            d.text((cx + card_w // 2, y + tab_h + card_h + 14), say(where), font=font(20, True), fill=TEXT_SOFT,
                    anchor="mm")
     return img
 
@@ -152,7 +153,7 @@ def screen_image(seat_view: Mapping, player_name_: str | None = None) -> Image.I
     rows = (len(hand) + cols - 1) // cols
     icon_size = 64
     count_font = font(44, True)
-    title = f"{player_name_}'s screen" if player_name_ else "Your screen"
+    title = say(f"{player_name_}'s screen" if player_name_ else "Your screen")
     strip_w = 4 * (icon_size + 8 + 70) + icon_size + 8 + 70
     width = max(PAD * 2 + cols * CARD_W + (cols - 1) * GAP, PAD * 2 + strip_w)
     height = PAD + 56 + icon_size + 24 + 40 + rows * (CARD_H + GAP) + PAD
@@ -177,10 +178,10 @@ def screen_image(seat_view: Mapping, player_name_: str | None = None) -> Image.I
     img.paste(sprite, (x, y), sprite)
     d.text((x + icon_size + 6, y + icon_size // 2), f"\u00d7{attacks}", font=count_font, fill=TEXT, anchor="lm")
     y += icon_size + 24
-    d.text((PAD, y), f"Hand ({len(hand)})", font=font(30, True), fill=TEXT_SOFT)
+    d.text((PAD, y), say(f"Hand ({len(hand)})"), font=font(30, True), fill=TEXT_SOFT)
     y += 40
     if not hand:
-        d.text((PAD, y + 20), "no cards in hand", font=font(28), fill=TEXT_SOFT)
+        d.text((PAD, y + 20), say("no cards in hand"), font=font(28), fill=TEXT_SOFT)
     for i, number in enumerate(hand):
         cx = PAD + (i % cols) * (CARD_W + GAP)
         cy = y + (i // cols) * (CARD_H + GAP)
@@ -194,25 +195,28 @@ def screen_image(seat_view: Mapping, player_name_: str | None = None) -> Image.I
 # ---------------------------------------------------------------------------------------------- table
 
 PHASES = {"setup": "Setup", "auction": "Auction", "development": "Development", "painting": "Painting",
-          "over": "Game over"}
+          "over": "Game over", "domain": "Domain", "combat": "Combat", "judgement": "Judgement",
+          "underworld": "Underworld"}
 
 
 def _status_line(public_view: Mapping) -> str:
     parts = []
+    # Each part said on its own: the parts are joined with a wider separator than the catalogue splits on.
     if public_view.get("turn") is not None:
-        parts.append(f"Turn {public_view['turn']}" + (" (last)" if public_view.get("last_turn") else ""))
+        last = " (last)" if public_view.get("last_turn") else ""
+        parts.append(say(f"Turn {public_view['turn']}{last}"))
     phase = public_view.get("phase")
     if phase:
         label = PHASES.get(phase, str(phase).title())
         if public_view.get("round") and phase in ("auction", "development"):
             label += f", round {public_view['round']}"
-        parts.append(label)
+        parts.append(say(label))
     decks = dict(public_view.get("decks") or {})
     for key in ("large_deck", "small_deck", "law_deck"):
         if isinstance(public_view.get(key), int):
             decks[key.removesuffix("_deck")] = public_view[key]
     if decks:
-        parts.append("decks " + " / ".join(f"{k} {v}" for k, v in decks.items()))
+        parts.append(say("decks") + " " + " / ".join(f"{say(k)} {v}" for k, v in decks.items()))
     return "  \u00b7  ".join(parts)
 
 
@@ -271,7 +275,7 @@ def table_image(public_view: Mapping, names: Sequence[str] | Mapping[int, str] |
     d.text((PAD, 14), status, font=fit_font(status, width - 2 * PAD, 30, True) if narrow else font(30, True), fill=TEXT)
     if reserve:
         x = width - PAD - 4 * 100
-        d.text((x - 12, reserve_y + 20), "reserve", font=font(24), fill=TEXT_SOFT, anchor="rm")
+        d.text((x - 12, reserve_y + 20), say("reserve"), font=font(24), fill=TEXT_SOFT, anchor="rm")
         for color in COLORS:
             sprite = icon("gem", 40, color)
             img.paste(sprite, (x, reserve_y), sprite)
@@ -344,7 +348,7 @@ def scores_image(scores: Sequence[Mapping], names: Sequence[str] | Mapping[int, 
     width = PAD * 2 + label_w + max(1, len(scores)) * col_w
     height = PAD * 2 + 60 + head_h + (len(rows) + 1) * row_h + 10
     img, d = new_canvas(width, height, BG)
-    d.text((PAD, PAD), "Final scores", font=font(42, True), fill=TEXT)
+    d.text((PAD, PAD), say("Final scores"), font=font(42, True), fill=TEXT)
     top = PAD + 60
     cell = font(34, True)
     y = top + head_h
@@ -358,13 +362,14 @@ def scores_image(scores: Sequence[Mapping], names: Sequence[str] | Mapping[int, 
         name = player_name(names, seat)
         d.text((x + col_w // 2, top + 36), name, font=fit_font(name, col_w - 16, 32, True), fill=TEXT, anchor="mm")
         if s.get("winner"):
-            d.text((x + col_w // 2, top + 84), "\u2605 Winner", font=font(28, True), fill=GOLD, anchor="mm")
+            d.text((x + col_w // 2, top + 84), "\u2605 " + say("Winner"), font=font(28, True), fill=GOLD, anchor="mm")
     y = top + head_h
     for key, label in rows:
         sprite = _category_icon(key, 40)
         if sprite is not None:
             img.paste(sprite, (PAD + 8, y + (row_h - sprite.height) // 2), sprite)
-        d.text((PAD + 60, y + row_h // 2), label, font=font(30), fill=TEXT, anchor="lm")
+        label = say(label)
+        d.text((PAD + 60, y + row_h // 2), label, font=fit_font(label, label_w - 70, 30), fill=TEXT, anchor="lm")
         for j, s in enumerate(scores):
             value = (s.get("breakdown") or {}).get(key)
             text = "\u2013" if value is None else str(value)
@@ -373,7 +378,7 @@ def scores_image(scores: Sequence[Mapping], names: Sequence[str] | Mapping[int, 
         y += row_h
     d.line([(PAD, y + 4), (width - PAD, y + 4)], fill=TEXT_SOFT, width=3)
     y += 10
-    d.text((PAD + 60, y + row_h // 2), "Total", font=font(34, True), fill=TEXT, anchor="lm")
+    d.text((PAD + 60, y + row_h // 2), say("Total"), font=font(34, True), fill=TEXT, anchor="lm")
     for j, s in enumerate(scores):
         x = PAD + label_w + j * col_w + col_w // 2
         d.text((x, y + row_h // 2), str(s.get("total", 0)), font=font(42, True),

@@ -7,8 +7,6 @@ game's circles by themselves. Faces are cached per card; tokens are pasted on a 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.viceroy import cards as cardlib
@@ -28,6 +26,7 @@ from .style import (
     font,
     wrap,
 )
+from .words import per_language, say
 
 # Full face (hand, auction), the proportions of the printed card.
 CARD_W, CARD_H, CARD_R = 260, 364, 54
@@ -119,7 +118,7 @@ def short_name(number: int) -> str:
     return cardlib.name(number).split(" / ")[0]
 
 
-@lru_cache(maxsize=128)
+@per_language(maxsize=128)
 def full_face(number: int) -> Image.Image:
     """The full card face (RGB, CARD_W x CARD_H): sections, number, name, rows or law text."""
     k = _K
@@ -134,13 +133,13 @@ def full_face(number: int) -> Image.Image:
     if law or "rows" not in data:
         # A law, or a card with printed choices instead of rows (a domain card): its text.
         text = data.get("text") or "; ".join(str(r.get("text", "")) for r in data.get("rewards", []))
-        d.text((w // 2, 80 * k), "LAW" if law else "CARD", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
-        _law_text(d, text, top=94 * k, bottom=(CARD_H - CARD_R - 6) * k, left=14 * k,
+        d.text((w // 2, 80 * k), say("LAW" if law else "CARD"), font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
+        _law_text(d, say(text), top=94 * k, bottom=(CARD_H - CARD_R - 6) * k, left=14 * k,
                   right=(CARD_W - 14) * k, k=k)
     elif "lines" in data:  # a criminal (underworld): three lines paid in judgement tokens
         from .underworld import draw_lines
 
-        d.text((w // 2, 80 * k), "CRIMINAL", font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
+        d.text((w // 2, 80 * k), say("CRIMINAL"), font=font(15 * k, True), fill=INK_SOFT, anchor="mm")
         draw_lines(img, d, data["lines"], (ROW_TOP + 16) * k, ROW_H * k, w, k, ROW_ICON * k)
     else:
         _rows(img, d, number, k)
@@ -193,7 +192,7 @@ def _law_text(d: ImageDraw.ImageDraw, text: str, top: int, bottom: int, left: in
         y += line_h
 
 
-@lru_cache(maxsize=512)
+@per_language(maxsize=512)
 def placed_face(number: int, paint: tuple[tuple[str, str], ...] = ()) -> Image.Image:
     """The compact face of a card lying in a pyramid (RGB, PYR_W x PYR_H); ``paint`` as sorted pairs."""
     k = _K
@@ -206,9 +205,9 @@ def placed_face(number: int, paint: tuple[tuple[str, str], ...] = ()) -> Image.I
     d.text((w // 2, 54 * k), label, font=fit_font(label, (PYR_W - 16) * k, 22 * k, bold=True), fill=INK,
            anchor="mm")
     if law:
-        d.text((w // 2, 74 * k), "LAW", font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
+        d.text((w // 2, 74 * k), say("LAW"), font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
     elif "lines" in cardlib.card(number):
-        d.text((w // 2, 74 * k), "CRIMINAL", font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
+        d.text((w // 2, 74 * k), say("CRIMINAL"), font=font(14 * k, True), fill=INK_SOFT, anchor="mm")
     colors = cardlib.section_colors(number)
     colors.update(dict(paint))
     _draw_sections(img, w, h, r, colors, frozenset(s for s, _ in paint), k, 22)

@@ -16,6 +16,7 @@ from engine.viceroy.cards import COLORS
 
 from .icons import SS, _gem, _text, icon
 from .style import COLOR_RGB, INK, fit_font
+from .words import say
 
 DIAMOND_FILL = (250, 250, 252)
 DIAMOND_LINE = (60, 60, 70)
@@ -87,7 +88,7 @@ def draw_aristocrat_extra(img: Image.Image, number: int, w: int, h: int, r: int)
     size = int(r * 0.5)
     pp = icon("power_points", size, None, str(score["pp"]))
     img.paste(pp, (cx - size // 2, h - int(r * 0.93)), pp)
-    caption = extra_caption(score)
+    caption = say(extra_caption(score))
     fnt = fit_font(caption, int(r * 1.6), max(8, int(r * 0.24)), bold=True)
     d.text((cx, h - int(r * 0.2)), caption, font=fnt, fill=INK, anchor="mm")
     return True

@@ -18,7 +18,8 @@ from .cache import cached_png
 from .darkness import diamond
 from .icons import icon, reward_icon, token_chips
 from .png import encode_png
-from .style import BG, BG_PANEL, GOLD, INK, PAPER, TEXT, TEXT_SOFT, font, new_canvas, player_name
+from .style import BG, BG_PANEL, GOLD, INK, PAPER, TEXT, TEXT_SOFT, fit_font, font, new_canvas, player_name
+from .words import say
 
 WIDTH = 1100
 LINE_H = 64
@@ -39,18 +40,18 @@ def invasion_image(view: Mapping, names: Sequence[str] | Mapping[int, str] | Non
     rows = max(1, len(stack))
     height = PAD + 40 + rows * (LINE_H + 8) + 40 + len(players) * (LINE_H + 8) + PAD
     img, d = new_canvas(WIDTH, height, BG_PANEL)
-    title = f"Monster stack ({len(stack)} of 4; combat at 4) · {part.get('pile', 0)} monsters still in the deck"
+    title = say(f"Monster stack ({len(stack)} of 4; combat at 4) · {part.get('pile', 0)} monsters still in the deck")
     d.text((PAD, PAD), title, font=font(26, True), fill=TEXT)
     y = PAD + 40
     if not stack:
-        d.text((PAD, y + 16), "No monster revealed yet.", font=font(22), fill=TEXT_SOFT)
+        d.text((PAD, y + 16), say("No monster revealed yet."), font=font(22), fill=TEXT_SOFT)
         y += LINE_H + 8
     total = dict.fromkeys(COLORS, 0)
     for i, m in enumerate(stack):
         d.rectangle([PAD, y, WIDTH - PAD, y + LINE_H], fill=PAPER)
         d.text((PAD + 10, y + LINE_H // 2), f"{i + 1}. {TIERS.get(m['tier'], '?')}", font=font(24, True), fill=INK,
                anchor="lm")
-        d.text((PAD + 80, y + LINE_H // 2), m["name"], font=font(24, True), fill=INK, anchor="lm")
+        d.text((PAD + 80, y + LINE_H // 2), m["name"], font=fit_font(m["name"], 240, 24, True), fill=INK, anchor="lm")
         x = PAD + 330
         for colour in m["cost"]:
             total[colour] += 1
@@ -61,9 +62,9 @@ def invasion_image(view: Mapping, names: Sequence[str] | Mapping[int, str] | Non
         for item in m["reward"]:
             x = _paste(img, reward_icon(item, ICON), x, y + (LINE_H - ICON) // 2)
         whole = " ".join(f"{n}{c[0].upper()}" for c, n in total.items() if n)
-        d.text((WIDTH - PAD - 12, y + LINE_H // 2), f"all: {whole}", font=font(20), fill=INK, anchor="rm")
+        d.text((WIDTH - PAD - 12, y + LINE_H // 2), say(f"all: {whole}"), font=font(20), fill=INK, anchor="rm")
         y += LINE_H + 8
-    d.text((PAD, y + 8), "Combat cards", font=font(26, True), fill=TEXT)
+    d.text((PAD, y + 8), say("Combat cards"), font=font(26, True), fill=TEXT)
     y += 40
     for seat, p in enumerate(players):
         card = p.get("combat_card") or {}
@@ -80,7 +81,7 @@ def invasion_image(view: Mapping, names: Sequence[str] | Mapping[int, str] | Non
         for chip in token_chips(card.get("tokens") or [], ICON):
             x = _paste(img, chip, x, y + (LINE_H - ICON) // 2)
         penalties = p.get("penalty_cards", 0)
-        text = f"penalty cards: {penalties} ({-4 * penalties} PP)" if penalties else "no penalty card"
+        text = say(f"penalty cards: {penalties} ({-4 * penalties} PP)" if penalties else "no penalty card")
         d.text((WIDTH - PAD - 12, y + LINE_H // 2), text, font=font(20), fill=TEXT_SOFT, anchor="rm")
         y += LINE_H + 8
     return img

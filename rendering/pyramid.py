@@ -14,6 +14,7 @@ from engine.viceroy import cards as cardlib
 from .cards import PYR_H, PYR_R, PYR_W, paste_tokens_placed, placed_face
 from .icons import SS, icon
 from .style import BG, GOLD, HIGHLIGHT, INK, TEXT, TEXT_SOFT, fit_font, font, new_canvas
+from .words import say
 
 MARGIN = 20
 GUTTER = 44  # level numbers on the left
@@ -172,7 +173,7 @@ def _header_items(pyramid_view: Mapping, totals: Mapping | None) -> list[tuple[I
         if isinstance(value, tuple):  # an extra with its own sprite: (image, text)
             items.append(value)
         else:
-            items.append((None, f"{label} {value}"))
+            items.append((None, f"{say(label)} {say(value) if isinstance(value, str) else value}"))
     return items
 
 
@@ -261,7 +262,7 @@ def pyramid_image(
         cx, cy = layout.circle_center(slot)
         img.paste(ring, (cx - ring.width // 2, cy - ring.height // 2), ring)
     if not cards and not slots:
-        d.text((layout.width // 2, layout.bottom - PYR_H // 2), "no cards yet", font=font(28), fill=TEXT_SOFT,
+        d.text((layout.width // 2, layout.bottom - PYR_H // 2), say("no cards yet"), font=font(28), fill=TEXT_SOFT,
                anchor="mm")
     # ``labels``: the letters the prompt's menus use for these places (default: A, B, ... in the given order).
     lettered = slot_labels(list(slots or ())) if labels is None else {s: labels[s] for s in slots or () if s in labels}

@@ -13,6 +13,8 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .words import say
+
 RGB = tuple[int, int, int]
 
 WHITE: RGB = (255, 255, 255)
@@ -121,7 +123,7 @@ def player_name(names: Sequence[str] | Mapping[int, str] | None, seat: int) -> s
             value = None
         if value:
             return str(value)
-    return f"Seat {seat + 1}"
+    return say(f"Seat {seat + 1}")
 
 
 def new_canvas(width: int, height: int, color: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from .icons import SS, _text, icon
 from .style import INK, TEXT, TEXT_SOFT, font
+from .words import say
 
 JUDGEMENT_BACK = (52, 44, 64)
 JUDGEMENT_RIM = (196, 170, 108)
@@ -47,14 +48,14 @@ def face_text(token: Mapping) -> tuple[str, str]:
     """What a face-up judgement token shows: a big line and a small one."""
     kind = token.get("kind")
     if kind == "none":
-        return "0", "no penalty"
+        return "0", say("no penalty")
     if kind == "pp":
         return f"-{token['value']}", "PP"
     if kind == "per_circle":
-        return f"-{token['value']}", "per circle"
+        return f"-{token['value']}", say("per circle")
     if kind == "per_token":
-        return f"-{token['value']}", f"per {token['token']}"
-    return "X", "/".join(token.get("tokens") or ())
+        return f"-{token['value']}", say(f"per {token['token']}")
+    return "X", "/".join(say(t) for t in token.get("tokens") or ())
 
 
 @lru_cache(maxsize=128)
@@ -154,7 +155,7 @@ def tokens_strip(player: Mapping, size: int = 56, title: bool = True) -> Image.I
     faces = player.get("judgement_tokens")
     chips = [judgement_face(t, size) for t in faces] if faces is not None else [judgement_back(size)] * int(count)
     bribes = player.get("bribes")
-    label = "Judgement tokens" + ("" if faces is not None else " (face down)")
+    label = say("Judgement tokens" if faces is not None else "Judgement tokens (face down)")
     fnt = font(26, True)
     width = max(int(fnt.getlength(label)) + 20, len(chips) * (size + 6) + 20, 200)
     if bribes is not None:
@@ -168,7 +169,7 @@ def tokens_strip(player: Mapping, size: int = 56, title: bool = True) -> Image.I
         y = 34
     x = 0
     if not chips:
-        d.text((0, y + size // 2), "none", font=font(24), fill=TEXT_SOFT, anchor="lm")
+        d.text((0, y + size // 2), say("none"), font=font(24), fill=TEXT_SOFT, anchor="lm")
         x = 80
     for chip in chips:
         img.paste(chip, (x, y), chip)

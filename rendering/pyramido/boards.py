@@ -18,6 +18,7 @@ from ..style import (
     new_canvas,
     player_name,
 )
+from ..words import say
 from .palette import COLOUR_DARK, COLOUR_INK, COLOUR_LETTER, COLOUR_RGB
 from .pyramid import Frame, Q, _gem_icon, draw_pyramid, pyramid_image
 
@@ -50,11 +51,11 @@ def market_image(view: Mapping) -> Image.Image:
     width = 4 * col + 40
     height = 2 * B + 150
     img, draw = new_canvas(width, height, BG_PANEL)
-    draw.text((14, 8), "Market", font=font(18, bold=True), fill=TEXT)
+    draw.text((14, 8), say("Market"), font=font(18, bold=True), fill=TEXT)
     for pile in view["piles"]:
         x = 20 + pile["pile"] * col
         y = 40
-        draw.text((x, y - 2), f"Pile {pile['pile'] + 1} · {pile['count']}", font=font(13), fill=TEXT_SOFT)
+        draw.text((x, y - 2), say(f"Pile {pile['pile'] + 1} · {pile['count']}"), font=font(13), fill=TEXT_SOFT)
         if pile["top"] is not None:
             draw_domino(draw, x, y + 16, pile["top"], B * 3 // 4)
         else:
@@ -67,7 +68,7 @@ def market_image(view: Mapping) -> Image.Image:
         y = 40 + 16 + B * 3 // 4 + 24
         draw.rectangle([x - 6, y - 6, x + 2 * B + 6, y + B + 22], fill=(34, 38, 46), outline=GOLD, width=2)
         draw_domino(draw, x, y, slot)
-        draw.text((x, y + B + 3), f"Space {slot['slot'] + 1} · #{slot['domino']}", font=font(12), fill=TEXT)
+        draw.text((x, y + B + 3), say(f"Space {slot['slot'] + 1} · #{slot['domino']}"), font=font(12), fill=TEXT)
     return img
 
 
@@ -100,7 +101,7 @@ def sheet_image(view: Mapping, floor: int, names: Names = None) -> Image.Image:
     width = max(col * max(len(players), 1) + 20, 300)
     height = 90 + pic_h + 16 + 26 * (rows + 3)
     img, draw = new_canvas(width, height, BG)
-    draw.text((14, 10), f"Floor {floor} scoring", font=font(22, bold=True), fill=TEXT)
+    draw.text((14, 10), say(f"Floor {floor} scoring"), font=font(22, bold=True), fill=TEXT)
     for i, p in enumerate(players):
         sheet = p["sheets"][floor - 1]
         x = 14 + i * col
@@ -121,20 +122,23 @@ def sheet_image(view: Mapping, floor: int, names: Names = None) -> Image.Image:
             colour = area["colour"]
             draw.rectangle([x, y, x + 20, y + 20], fill=COLOUR_RGB[colour], outline=(0, 0, 0))
             centered_text(draw, (x + 10, y + 10), COLOUR_LETTER[colour], font(12, bold=True), COLOUR_INK[colour])
-            star = "  ★ smallest" if mino is not None and mino.get("index") == j else ""
             icons = area["icons"]
-            draw.text((x + 28, y + 2), f"{colour} area: {icons} icon{'' if icons == 1 else 's'}{star}",
-                      font=font(14), fill=TEXT)
+            line = say(f"{colour} area: {icons} icon{'' if icons == 1 else 's'}")
+            if mino is not None and mino.get("index") == j:
+                line += "  ★ " + say("smallest")
+            draw.text((x + 28, y + 2), line, font=fit_font(line, col - 48, 14, min_size=11), fill=TEXT)
             y += 26
         if not sheet["areas"]:
-            draw.text((x, y + 2), "no scored area", font=font(14), fill=TEXT_SOFT)
+            draw.text((x, y + 2), say("no scored area"), font=font(14), fill=TEXT_SOFT)
             y += 26
-        bonus = f"Mino's bonus: +{sheet['mino_points']}"
         if mino is not None:
-            bonus += f" ({mino['colour']})"
-        draw.text((x, y + 2), bonus, font=font(14, bold=True), fill=TEXT)
+            bonus = say(f"Mino's bonus: +{sheet['mino_points']} ({mino['colour']})")
+        else:
+            bonus = say(f"Mino's bonus: +{sheet['mino_points']}")
+        draw.text((x, y + 2), bonus, font=fit_font(bonus, col - 20, 14, bold=True, min_size=11), fill=TEXT)
         y += 26
-        draw.text((x, y + 2), f"Floor total: {sheet['total']}", font=font(16, bold=True), fill=GOLD)
+        total = say(f"Floor total: {sheet['total']}")
+        draw.text((x, y + 2), total, font=fit_font(total, col - 20, 16, bold=True, min_size=11), fill=GOLD)
     return img
 
 
@@ -153,10 +157,10 @@ def table_image(view: Mapping, names: Names = None) -> Image.Image:
     height = 44 + market.height + 10 + rows * (cell_h + 10)
     img, draw = new_canvas(width, height, BG)
     if view.get("over"):
-        status = "Pyramido · game over"
+        status = say("Pyramido · game over")
     else:
         turn = view.get("turn")
-        status = f"Pyramido · floor {view['floor']} · {player_name(names, turn)} to play"
+        status = say(f"Pyramido · floor {view['floor']} · {player_name(names, turn)} to play")
     draw.text((14, 10), status, font=fit_font(status, width - 28, 22, bold=True), fill=TEXT)
     img.paste(market, ((width - market.width) // 2, 44))
     top = 44 + market.height + 10

@@ -14,7 +14,19 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from ..style import BG, GOLD, HIGHLIGHT, TEXT, TEXT_SOFT, centered_text, fit_font, font, new_canvas
+from ..style import (
+    BG,
+    GOLD,
+    HIGHLIGHT,
+    TEXT,
+    TEXT_SOFT,
+    centered_text,
+    fit_font,
+    font,
+    new_canvas,
+    text_width,
+)
+from ..words import say
 from .palette import COLOUR_DARK, COLOUR_INK, COLOUR_LETTER, COLOUR_RGB, FLOOR_EDGE
 
 Q = 26  # pixels per quadrant: a block is 52 px
@@ -151,25 +163,26 @@ def draw_labels(draw: ImageDraw.ImageDraw, frame: Frame, floor: int, labels: Map
                       HIGHLIGHT)
 
 
+def _footer_lines(foot: str, width: int) -> list[str]:
+    """The footer on one line if it reads there (11 px or more), else broken in two at the " · " nearest its
+    middle (the Swedish words are longer)."""
+    if text_width(foot, font(11)) <= width or " · " not in foot:
+        return [foot]
+    parts = foot.split(" · ")
+    best = min(range(1, len(parts)),
+               key=lambda i: abs(text_width(" · ".join(parts[:i]), font(11)) - text_width(foot, font(11)) / 2))
+    return [" · ".join(parts[:best]), " · ".join(parts[best:])]
+
+
 def pyramid_image(player: Mapping, name: str, floor: int | None = None,
                   labels: Mapping[tuple[int, int], str] | None = None, note: str = "") -> Image.Image:
-    """One architect's pyramid from above; ``labels`` letter free cells of ``floor`` (the floor being built)."""
+    """One architect's pyramid from above; ``labels`` letter free cells of ``floor`` (the floor being built);
+    ``note`` (English, said here) ends the footer."""
     floor = floor or max((fv["floor"] for fv in player["floors"]), default=1)
     labels = labels or {}
     frame = frame_for(player, labels.keys(), floor, MARGIN, MARGIN + HEADER_H)
     fw, fh = frame.size
     width = max(fw + 2 * MARGIN, 300)
-    height = fh + 2 * MARGIN + HEADER_H + 22
-    img, draw = new_canvas(width, height, BG)
-    frame = Frame(frame.qx0, frame.qy0, frame.qw, frame.qh, (width - fw) // 2, MARGIN + HEADER_H)
-    title = name if not player.get("lost") else f"{name} (lost)"
-    draw.text((MARGIN, 8), title, font=fit_font(title, width - 120, 20, bold=True), fill=TEXT)
-    total = f"{player.get('total', 0)} pts"
-    draw.text((width - MARGIN, 10), total, font=font(18, bold=True), fill=GOLD, anchor="ra")
-    # the floor area still to build, faintly
-    draw.rectangle([frame.left - 2, frame.top - 2, frame.left + fw + 2, frame.top + fh + 2], outline=(70, 76, 90))
-    draw_pyramid(draw, player, frame)
-    draw_labels(draw, frame, floor, labels)
     gems = " ".join(COLOUR_LETTER[c] for c in player.get("gems", []))
     cards = sum(1 for c in player.get("cards", []) if not c.get("used"))
     foot = f"Floor {floor} · gems left: {gems or '—'} · single block cards: {cards}"
@@ -177,5 +190,21 @@ def pyramid_image(player: Mapping, name: str, floor: int | None = None,
         foot = f"Lost: a floor's gaps needed more single block cards · cards left: {cards}"
     if note:
         foot += f" · {note}"
-    draw.text((MARGIN, height - 20), foot, font=fit_font(foot, width - 2 * MARGIN, 13), fill=TEXT_SOFT)
+    lines = _footer_lines(say(foot), width - 2 * MARGIN)
+    height = fh + 2 * MARGIN + HEADER_H + 22 + 16 * (len(lines) - 1)
+    img, draw = new_canvas(width, height, BG)
+    frame = Frame(frame.qx0, frame.qy0, frame.qw, frame.qh, (width - fw) // 2, MARGIN + HEADER_H)
+    total = say(f"{player.get('total', 0)} pts")
+    total_font = font(18, bold=True)
+    draw.text((width - MARGIN, 10), total, font=total_font, fill=GOLD, anchor="ra")
+    title = name if not player.get("lost") else f"{name} {say('(lost)')}"
+    room = width - 2 * MARGIN - text_width(total, total_font) - 12
+    draw.text((MARGIN, 8), title, font=fit_font(title, room, 20, bold=True), fill=TEXT)
+    # the floor area still to build, faintly
+    draw.rectangle([frame.left - 2, frame.top - 2, frame.left + fw + 2, frame.top + fh + 2], outline=(70, 76, 90))
+    draw_pyramid(draw, player, frame)
+    draw_labels(draw, frame, floor, labels)
+    for i, line in enumerate(lines):
+        y = height - 20 - 16 * (len(lines) - 1 - i)
+        draw.text((MARGIN, y), line, font=fit_font(line, width - 2 * MARGIN, 13), fill=TEXT_SOFT)
     return img

@@ -13,7 +13,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.splendor_duel.cards import CARDS, COST_KINDS, ROYALS, TOKEN_LETTER
-from rendering.style import INK, RGB, font
+from rendering.style import INK, RGB, fit_font, font
+from rendering.words import per_language, say
 
 SS = 4
 TOKEN_RGB: dict[str, RGB] = {
@@ -108,7 +109,12 @@ ABILITY_BADGE = {
 }
 
 
-@lru_cache(maxsize=128)
+def _badge(d: ImageDraw.ImageDraw, ability: str, x: float, y: float, width: int) -> None:
+    text = say(ABILITY_BADGE[ability])
+    d.text((x, y), text, font=fit_font(text, width, 11, True, min_size=8), fill=INK, anchor="mm")
+
+
+@per_language(maxsize=128)
 def card(card_id: str, color: str | None = None) -> Image.Image:
     """A jewel card face: points, crowns, bonus, abilities and cost; ``color`` for a placed joker."""
     c = CARDS[card_id]
@@ -134,7 +140,7 @@ def card(card_id: str, color: str | None = None) -> Image.Image:
     y = 38
     for a in c.abilities:
         d.rounded_rectangle((4, y, CARD_W - 5, y + 15), radius=4, fill=(255, 255, 255), outline=OUTLINE)
-        d.text((CARD_W / 2, y + 8), ABILITY_BADGE[a], font=font(11, True), fill=INK, anchor="mm")
+        _badge(d, a, CARD_W / 2, y + 8, CARD_W - 14)
         y += 18
     # Cost, bottom left upwards: small token shape with the count beside it.
     items = [(k, n) for k, n in zip(COST_KINDS, c.cost, strict=True) if n]
@@ -162,17 +168,17 @@ def back(level: int, width: int = CARD_W, height: int = CARD_H) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=8)
+@per_language(maxsize=8)
 def royal(royal_id: str) -> Image.Image:
     r = ROYALS[royal_id]
     img = Image.new("RGB", (ROYAL_W, ROYAL_H), (120, 60, 128))
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, ROYAL_W - 1, ROYAL_H - 1), outline=OUTLINE, width=2)
     _crown(d, ROYAL_W / 2 - 14, 8, 28)
-    d.text((ROYAL_W / 2, 54), f"{r.points} PP", font=font(18, True), fill=(255, 255, 255), anchor="mm")
+    d.text((ROYAL_W / 2, 54), say(f"{r.points} PP"), font=font(18, True), fill=(255, 255, 255), anchor="mm")
     for a in r.abilities:
         d.rounded_rectangle((4, 66, ROYAL_W - 5, 82), radius=4, fill=(255, 255, 255), outline=OUTLINE)
-        d.text((ROYAL_W / 2, 74), ABILITY_BADGE[a], font=font(11, True), fill=INK, anchor="mm")
+        _badge(d, a, ROYAL_W / 2, 74, ROYAL_W - 14)
     d.text((ROYAL_W - 4, ROYAL_H - 3), royal_id, font=font(10), fill=(255, 255, 255), anchor="rd")
     return img
 

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from engine.splendor_duel.cards import GEM_COLORS, TOKEN_KINDS
-from rendering.style import BG, BG_PANEL, HIGHLIGHT, TEXT, TEXT_SOFT, font, player_name
+from rendering.style import BG, BG_PANEL, HIGHLIGHT, TEXT, TEXT_SOFT, fit_font, font, player_name
+from rendering.words import say
 
 from . import sprites as S
 
@@ -78,12 +79,15 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
     winner = view.get("winner") == seat
     d.rounded_rectangle((x0, y0, x0 + w, y0 + PANEL_H - GAP), radius=10, fill=BG_PANEL,
                         outline=HIGHLIGHT if active or winner else BG_PANEL, width=3)
-    head = f"{name}  ·  {pl['points']} PP  ·  {pl['crowns']} crowns"
+    # Each part said on its own: the parts are joined with a wider separator than the catalogue splits on.
+    crowns = pl["crowns"]
+    parts = [name, say(f"{pl['points']} PP"), say(f"{crowns} crown" if crowns == 1 else f"{crowns} crowns")]
     if winner:
-        head += "  ·  WINNER"
+        parts.append(say("WINNER"))
     elif active:
-        head += "  ·  to play"
-    d.text((x0 + 12, y0 + 8), head, font=font(20, True), fill=TEXT)
+        parts.append(say("to play"))
+    head = "  ·  ".join(parts)
+    d.text((x0 + 12, y0 + 8), head, font=fit_font(head, w - 24, 20, True), fill=TEXT)
     # Tokens held (shape, letter and count), privileges.
     x = x0 + 12
     for kind in TOKEN_KINDS:
@@ -96,7 +100,7 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
     for i in range(pl["privileges"]):
         sprite = S.scroll(28)
         img.paste(sprite, (x + i * 30, y0 + 37), sprite)
-    d.text((x + 3 * 30 + 4, y0 + 51), f"{pl['privileges']} privilege(s)", font=font(15), fill=TEXT_SOFT,
+    d.text((x + 3 * 30 + 4, y0 + 51), say(f"{pl['privileges']} privilege(s)"), font=font(15), fill=TEXT_SOFT,
            anchor="lm")
     # Cards grouped by colour: bonus and points per column, then the cards' ids stacked small.
     col_w = 92
@@ -109,10 +113,12 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
         if color is not None:
             sprite = S.token(color, 30)
             img.paste(sprite, (cx, cy), sprite)
-            d.text((cx + 36, cy + 4), f"bonus {pl['bonus'][color]}", font=font(14, True), fill=TEXT)
-            d.text((cx + 36, cy + 19), f"{pl['color_points'][color]} PP", font=font(13), fill=TEXT_SOFT)
+            bonus = say(f"bonus {pl['bonus'][color]}")
+            d.text((cx + 36, cy + 4), bonus, font=fit_font(bonus, col_w - 30, 14, True), fill=TEXT)
+            d.text((cx + 36, cy + 19), say(f"{pl['color_points'][color]} PP"), font=font(13), fill=TEXT_SOFT)
         else:
-            d.text((cx, cy + 6), "gray", font=font(14, True), fill=TEXT)
+            gray = say("gray")
+            d.text((cx, cy + 6), gray, font=fit_font(gray, col_w, 14, True), fill=TEXT)
         for j, card_id in enumerate(by_color.get(color, [])[:8]):
             yy = cy + 36 + j * 22
             tint = S.CARD_TINT.get(color, S.GRAY_CARD)
@@ -121,20 +127,22 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
             d.text((cx + 4, yy + 10), card_id, font=font(12, True), fill=ink, anchor="lm")
         extra = len(by_color.get(color, [])) - 8
         if extra > 0:
-            d.text((cx + 4, cy + 36 + 8 * 22 + 2), f"+{extra} more", font=font(12), fill=TEXT_SOFT)
+            d.text((cx + 4, cy + 36 + 8 * 22 + 2), say(f"+{extra} more"), font=font(12), fill=TEXT_SOFT)
     # Royal cards and reserved cards on the right.
     rx = x0 + 12 + 6 * (col_w + 6) + 6
     for i, royal_id in enumerate(pl["royals"]):
         small = S.royal(royal_id).resize((56, 64))
         img.paste(small, (rx + i * 60, y0 + 80))
-    d.text((rx, y0 + 152), "Reserved", font=font(14, True), fill=TEXT)
+    reserved = say("Reserved")
+    d.text((rx, y0 + 152), reserved, font=fit_font(reserved, 3 * 74 - 4, 14, True), fill=TEXT)
     for i, entry in enumerate(pl["reserved"]):
         x = rx + i * 74
         if entry.get("card"):
             face = S.card(entry["card"]).resize((70, 96))
             img.paste(face, (x, y0 + 172))
             if entry.get("blind"):
-                d.text((x + 35, y0 + 172 + 100), "blind", font=font(11), fill=TEXT_SOFT, anchor="mt")
+                blind = say("blind")
+                d.text((x + 35, y0 + 172 + 100), blind, font=fit_font(blind, 70, 11), fill=TEXT_SOFT, anchor="mt")
         else:
             img.paste(S.back(int(entry["level"]), 70, 96), (x, y0 + 172))
 
@@ -148,13 +156,17 @@ def table_image(view: Mapping, names: Names | None = None) -> Image.Image:
     d = ImageDraw.Draw(img)
     img.paste(board, (GAP, GAP))
     status = _status(view, names)
-    d.text((GAP, board.height + 16), status, font=font(18, True), fill=TEXT)
-    d.text((GAP, board.height + 42), f"Bag: {sum(view['bag'].values())} token(s)   Privileges in supply: "
-           f"{view['supply']}", font=font(15), fill=TEXT_SOFT)
+    room = board.width  # under the board, up to the pyramid
+    d.text((GAP, board.height + 16), status, font=fit_font(status, room, 18, True), fill=TEXT)
+    # Said in two parts: three spaces join them, which the catalogue does not split on.
+    supply = (say(f"Bag: {sum(view['bag'].values())} token(s)") + "   "
+              + say(f"Privileges in supply: {view['supply']}"))
+    d.text((GAP, board.height + 42), supply, font=fit_font(supply, room, 15), fill=TEXT_SOFT)
     px = GAP * 2 + board.width
     img.paste(pyramid, (px, 0))
     rx = px + pyramid.width + GAP
-    d.text((rx, GAP), "Royal cards", font=font(15, True), fill=TEXT)
+    royals = say("Royal cards")
+    d.text((rx, GAP), royals, font=fit_font(royals, WIDTH - rx - GAP, 15, True), fill=TEXT)
     for i, royal_id in enumerate(view["royals"]):
         img.paste(S.royal(royal_id), (rx, GAP + 22 + i * (S.ROYAL_H + 6)))
     for seat in (0, 1):
@@ -164,7 +176,7 @@ def table_image(view: Mapping, names: Names | None = None) -> Image.Image:
 
 def _status(view: Mapping, names: Names | None) -> str:
     if view.get("winner") is not None:
-        return f"{player_name(names, view['winner'])} won"
+        return say(f"{player_name(names, view['winner'])} won")
     who = player_name(names, view["active"])
-    stage = {"start": "to play", "replenished": "to play (board replenished)", "discard": "returning tokens"}
-    return f"Turn {view['turn']}: {who} {stage.get(view['stage'], '')}"
+    stage = {"replenished": "to play (board replenished)", "discard": "returning tokens"}
+    return say(f"Turn {view['turn']}: {who} {stage.get(view['stage'], 'to play')}")

@@ -25,6 +25,7 @@ from rendering.cache import PARTS, PICTURES
 from rendering.words import clear_caches
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_ROMAN = re.compile(r"[IVX]+")  # a monster's tier (I, II, III): a number
 
 
 @dataclass
@@ -45,16 +46,16 @@ class Pictures:
 
     def drawn_unsaid(self, known: Iterable[str] = ()) -> list[str]:
         """Strings drawn with words in them that no text given to ``say`` accounts for."""
-        said = sorted({t for *_, t in self.said if t}, key=len, reverse=True)
-        names = sorted(set(known), key=len, reverse=True)
+        said = {t for *_, t in self.said if t}
+        parts = sorted(said | set(known), key=len, reverse=True)
+        # Whole words only: a short said text ("bas") must not eat part of a name ("Ambassador").
+        found = re.compile("|".join(rf"(?<!\w){re.escape(p)}(?!\w)" for p in parts)) if parts else None
         out = []
         for text in dict.fromkeys(self.drawn):
             if any(text in s for s in said):  # the whole text, or one line of it wrapped
                 continue
-            rest = text
-            for part in (*said, *names):
-                rest = rest.replace(part, " ")
-            if _WORD.search(rest):
+            rest = found.sub(" ", text) if found is not None else text
+            if any(not _ROMAN.fullmatch(w) for w in _WORD.findall(rest)):
                 out.append(text)
         return out
 

@@ -1,6 +1,7 @@
 """A whole Viceroy game in Swedish: a server whose language is Swedish, two players whose Discord clients run in
 Swedish, every decision through the real menus by DM. Every text the bot sends (channel posts, DMs, private
-replies, buttons and menus, as sent and as edited) is scanned for English left over."""
+replies, buttons and menus, as sent and as edited) is scanned for English left over, and so is every word drawn in
+its pictures (tests/i18n/pictures.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
 from engine.viceroy.cards import CARDS
+from engine.viceroy.modules.invasion_data import MONSTER_CARDS
 from tests.bot.harness import Table
+from tests.i18n.pictures import watch_pictures
 
 # Frequent English words that are not Swedish words: any of them in a message means a text was not translated.
 ENGLISH = frozenset("""
@@ -25,6 +28,7 @@ start starts keep kept goes back deck hand circle circles section sections paint
 domain diamond diamonds revised character characters auction reserve colour swords shields wins returns
 draws sits both
 """.split())
+MONSTERS = {m["name"] for m in MONSTER_CARDS.values()}  # proper names too, as the monster cards print them
 CARD_NAME = re.compile("|".join(sorted((re.escape(c["name"]) for c in CARDS.values()), key=len, reverse=True)))
 
 
@@ -47,10 +51,11 @@ def english_left(text: str, names: set[str]) -> list[str]:
     return sorted(words & ENGLISH)
 
 
-# The base game, and Times of Darkness part 1: domain cards, diamonds and the revised laws, with the aristocrats or
-# with the revised two-player game.
-@pytest.mark.parametrize("modules", ["", "darkness,aristocrats", "darkness,duo"])
-async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str):
+# The base game, and Times of Darkness: domain cards, diamonds and the revised laws, with the aristocrats, with
+# the revised two-player game, and with the Invasion and the Underworld.
+@pytest.mark.parametrize("modules", ["", "darkness,aristocrats", "darkness,duo", "darkness,invasion,underworld"])
+async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str,
+                                                         monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
     guild = world.add_guild("Viceroyklubben")
     guild.preferred_locale = "sv-SE"
@@ -68,22 +73,23 @@ async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDisco
 
     world._apply_edit = recording
     table = Table(world, guild, channel, users, tmp_path / "sv.db")
-    await table.start_bot()
-    table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
-    try:
-        ann, bo = users
-        rec = await ann.slash(channel, "viceroy new", seats=2, **({"modules": modules} if modules else {}))
-        await table.settle()
-        assert rec.reply is not None and rec.reply.embeds
-        await bo.click(rec.reply, label="Gå med")
-        await table.settle()
-        await ann.click(rec.reply, label="Starta")
-        sims = [SimulatedPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
-        await play_together(sims, timeout=600)
-        await world.idle(timeout=30)
-        assert game_over(channel), "the game did not reach its Swedish score sheet"
-    finally:
-        await table.stop_bot()
+    with watch_pictures(monkeypatch) as pictures:
+        await table.start_bot()
+        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
+        try:
+            ann, bo = users
+            rec = await ann.slash(channel, "viceroy new", seats=2, **({"modules": modules} if modules else {}))
+            await table.settle()
+            assert rec.reply is not None and rec.reply.embeds
+            await bo.click(rec.reply, label="Gå med")
+            await table.settle()
+            await ann.click(rec.reply, label="Starta")
+            sims = [SimulatedPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
+            await play_together(sims, timeout=600)
+            await world.idle(timeout=30)
+            assert game_over(channel), "the game did not reach its Swedish score sheet"
+        finally:
+            await table.stop_bot()
     names = {"Ann", "Bo", "Viceroy", "Viceroyklubben", "AI", "PP"}
     leftovers = {}
     for where, text in seen:
@@ -95,6 +101,13 @@ async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDisco
     sample = "\n".join(f"[{w}] {found}: {t[:160]!r}" for t, (w, found) in list(leftovers.items())[:25])
     assert not leftovers, f"{len(leftovers)} texts still in English, for example:\n{sample}"
     assert len(seen) > 200, "the scan saw too few texts to prove anything"
+    # The pictures: every word drawn was said in Swedish (card names stay as printed).
+    printed = names | {n for c in CARDS.values() for n in (c["name"], *c["name"].split(" / "))} | MONSTERS
+    untranslated = pictures.untranslated(printed)
+    assert not untranslated, f"{len(untranslated)} texts drawn in English, for example: {list(untranslated.items())[:10]}"
+    unsaid = pictures.drawn_unsaid(printed)
+    assert not unsaid, f"{len(unsaid)} texts drawn without a translation asked for, for example: {unsaid[:10]}"
+    assert len({t for _, _, t, _ in pictures.said}) > 30, "too few drawn texts seen to prove anything"
 
 
 async def test_languages_follow_each_reader_and_english_players_write_nothing(fake_discord, tmp_path):

@@ -1,0 +1,90 @@
+"""Splendor Duel's pictures in Swedish: a whole game on a Swedish server between two Swedish players, every word
+drawn on the table and the screens asked for in Swedish; and the picture caches keep the languages apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.autoplay import game_over, play_together
+from bot.i18n import drawing
+from bot.localdiscord import FakeDiscord
+from engine.splendor_duel import GAME
+from rendering.cache import PARTS, PICTURES
+from rendering.splendor_duel import card, render_table, royal
+from rendering.words import clear_caches, drawing_in
+from tests.bot.harness import Table
+from tests.i18n.pictures import watch_pictures
+from tests.splendor_duel.sim import SplendorPlayer
+from tests.splendor_duel.test_rendering import midgame
+
+# Drawn as printed in every language: the players' names, the gold token's chemical symbol (the other tokens
+# show single letters) and the Roman numerals on the deck backs. Card ids ("L1-08", "R-2") hold no two letters
+# in a row, so they need no entry.
+PRINTED = ("Ann", "Bo", "Au", "II", "III")
+
+
+async def test_a_whole_splendor_duel_game_draws_its_pictures_in_swedish(fake_discord: FakeDiscord, tmp_path,
+                                                                        monkeypatch: pytest.MonkeyPatch):
+    world = fake_discord
+    guild = world.add_guild("Splendorklubben")
+    guild.preferred_locale = "sv-SE"
+    channel = world.add_text_channel(guild, "splendor")
+    users = [world.add_user(name, guild) for name in PRINTED[:2]]
+    for user in users:
+        user.locale = "sv-SE"
+    table = Table(world, guild, channel, users, tmp_path / "sv.db")
+    with watch_pictures(monkeypatch) as pictures:
+        await table.start_bot()
+        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same pictures on every run
+        try:
+            ann, bo = users
+            rec = await ann.slash(channel, "splendorduel new")
+            await table.settle()
+            assert rec.reply is not None and rec.reply.embeds
+            await bo.click(rec.reply, label="Gå med")
+            await table.settle()
+            await ann.click(rec.reply, label="Starta")
+            sims = [SplendorPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
+            sims[1].blind = True  # blind reserves: the owner's screen labels them
+            await play_together(sims, timeout=400)
+            await world.idle(timeout=30)
+            assert game_over(channel), "the game did not reach its end"
+        finally:
+            await table.stop_bot()
+    untranslated = pictures.untranslated(PRINTED)
+    assert not untranslated, f"{len(untranslated)} texts drawn in English, for example: {list(untranslated.items())[:20]}"
+    unsaid = pictures.drawn_unsaid(PRINTED)
+    assert not unsaid, f"{len(unsaid)} texts drawn without a translation asked for, for example: {unsaid[:20]}"
+    english = {t for _, _, t, _ in pictures.said}
+    assert len(english) > 20, "too few drawn texts seen to prove anything"
+    assert {"Royal cards", "Reserved", "blind"} <= english
+    assert any(t.endswith(" won") for t in english), "the final table was not drawn"
+
+
+def test_the_table_in_swedish_differs_and_leaves_the_english_one_as_it_was():
+    view = GAME.view(midgame(), None)
+    names = ["Ann", "Bo"]
+
+    def forget(everything: bool) -> None:
+        PICTURES.clear()
+        PARTS.clear()
+        if everything:  # the sprites too, however they are cached
+            clear_caches()
+            card.cache_clear()
+            royal.cache_clear()
+
+    try:
+        forget(True)
+        with drawing_in(*drawing("sv", "splendor_duel")):
+            swedish = render_table(view, names)
+            swedish_card = card("L1-08").tobytes()  # a card with an ability badge
+        forget(False)  # the card faces drawn in Swedish stay cached
+        english_after = render_table(view, names)
+        english_card = card("L1-08").tobytes()
+        forget(True)
+        english = render_table(view, names)
+    finally:
+        forget(True)
+    assert swedish != english
+    assert english_after == english, "a Swedish picture drawn first changed the English one"
+    assert swedish_card != english_card
