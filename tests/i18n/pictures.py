@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from PIL import ImageDraw
 
 import cogs.discord_ui
 from bot.i18n import catalogue
+from bot.localdiscord import FakeDiscord
+from bot.localdiscord.model import FakeChannel
 from rendering.cache import PARTS, PICTURES
 from rendering.words import clear_caches
+from tests.bot.harness import Table
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _ROMAN = re.compile(r"[IVX]+")  # a monster's tier (I, II, III): a number
@@ -99,3 +103,37 @@ def watch_pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pictures]:
         PICTURES.clear()
         PARTS.clear()
         clear_caches()
+
+
+@asynccontextmanager
+async def swedish_game(world: FakeDiscord, tmp_path: Path, command: str, names: Sequence[str],
+                       monkeypatch: pytest.MonkeyPatch, *, guild_name: str = "Spelklubben",
+                       watch: Callable[[FakeChannel], None] | None = None,
+                       **options: object) -> AsyncIterator[tuple[Table, Pictures]]:
+    """A game of ``command`` started on a Swedish server by Swedish players (``names``, the first one hosts,
+    the others join), on one fixed deal, with its pictures watched; the bot stops at the end of the block.
+    ``watch`` sees the channel before anything is posted in it (to record the messages too)."""
+    guild = world.add_guild(guild_name)
+    guild.preferred_locale = "sv-SE"
+    channel = world.add_text_channel(guild, command)
+    users = [world.add_user(name, guild) for name in names]
+    for user in users:
+        user.locale = "sv-SE"
+    if watch is not None:
+        watch(channel)
+    table = Table(world, guild, channel, users, tmp_path / "sv.db")
+    with watch_pictures(monkeypatch) as pictures:
+        await table.start_bot()
+        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
+        try:
+            host, *others = users
+            rec = await host.slash(channel, f"{command} new", **options)
+            await table.settle()
+            assert rec.reply is not None and rec.reply.embeds
+            for user in others:
+                await user.click(rec.reply, label="Gå med")
+                await table.settle()
+            await host.click(rec.reply, label="Starta")
+            yield table, pictures
+        finally:
+            await table.stop_bot()

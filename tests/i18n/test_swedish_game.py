@@ -15,8 +15,7 @@ from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
 from engine.viceroy.cards import CARDS
 from engine.viceroy.modules.invasion_data import MONSTER_CARDS
-from tests.bot.harness import Table
-from tests.i18n.pictures import watch_pictures
+from tests.i18n.pictures import swedish_game
 
 # Frequent English words that are not Swedish words: any of them in a message means a text was not translated.
 ENGLISH = frozenset("""
@@ -57,39 +56,24 @@ def english_left(text: str, names: set[str]) -> list[str]:
 async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str,
                                                          monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
-    guild = world.add_guild("Viceroyklubben")
-    guild.preferred_locale = "sv-SE"
-    channel = world.add_text_channel(guild, "viceroy")
-    users = [world.add_user(name, guild) for name in ("Ann", "Bo")]
-    for user in users:
-        user.locale = "sv-SE"
     seen: list[tuple[str, str]] = []
     original = world._apply_edit
 
-    def recording(msg, body, files, *, creating=False):
-        original(msg, body, files, creating=creating)
-        where = "channel" if msg.channel_id == channel.id else "dm/ephemeral"
-        seen.extend((where, t) for t in message_texts(msg))
+    def watch(channel) -> None:
+        def recording(msg, body, files, *, creating=False):
+            original(msg, body, files, creating=creating)
+            where = "channel" if msg.channel_id == channel.id else "dm/ephemeral"
+            seen.extend((where, t) for t in message_texts(msg))
 
-    world._apply_edit = recording
-    table = Table(world, guild, channel, users, tmp_path / "sv.db")
-    with watch_pictures(monkeypatch) as pictures:
-        await table.start_bot()
-        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same texts on every run
-        try:
-            ann, bo = users
-            rec = await ann.slash(channel, "viceroy new", seats=2, **({"modules": modules} if modules else {}))
-            await table.settle()
-            assert rec.reply is not None and rec.reply.embeds
-            await bo.click(rec.reply, label="Gå med")
-            await table.settle()
-            await ann.click(rec.reply, label="Starta")
-            sims = [SimulatedPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
-            await play_together(sims, timeout=600)
-            await world.idle(timeout=30)
-            assert game_over(channel), "the game did not reach its Swedish score sheet"
-        finally:
-            await table.stop_bot()
+        world._apply_edit = recording
+
+    options = {"seats": 2, **({"modules": modules} if modules else {})}
+    async with swedish_game(world, tmp_path, "viceroy", ("Ann", "Bo"), monkeypatch, guild_name="Viceroyklubben",
+                            watch=watch, **options) as (table, pictures):
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
+        await play_together(sims, timeout=600)
+        await world.idle(timeout=30)
+        assert game_over(table.channel), "the game did not reach its Swedish score sheet"
     names = {"Ann", "Bo", "Viceroy", "Viceroyklubben", "AI", "PP"}
     leftovers = {}
     for where, text in seen:

@@ -15,8 +15,7 @@ from engine.pyramido import GAME
 from rendering.cache import PARTS, PICTURES
 from rendering.pyramido import pyramid_image, render_sheet, render_table, sheet_image
 from rendering.words import clear_caches, drawing_in
-from tests.bot.harness import Table
-from tests.i18n.pictures import watch_pictures
+from tests.i18n.pictures import swedish_game
 from tests.pyramido.test_e2e import architect
 
 NAMES = ("Ann", "Bo", "Cy")
@@ -25,31 +24,13 @@ NAMES = ("Ann", "Bo", "Cy")
 async def test_a_whole_pyramido_game_draws_every_word_in_swedish(fake_discord: FakeDiscord, tmp_path,
                                                                  monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
-    guild = world.add_guild("Pyramidoklubben")
-    guild.preferred_locale = "sv-SE"
-    channel = world.add_text_channel(guild, "pyramido")
-    users = [world.add_user(name, guild) for name in NAMES]
-    for user in users:
-        user.locale = "sv-SE"
-    table = Table(world, guild, channel, users, tmp_path / "sv.db")
-    with watch_pictures(monkeypatch) as pictures:
-        await table.start_bot()
-        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same pictures on every run
-        try:
-            host, *others = users
-            rec = await host.slash(channel, "pyramido new", seats=len(users))
-            await table.settle()
-            assert rec.reply is not None and rec.reply.embeds
-            for user in others:
-                await user.click(rec.reply, label="Gå med")
-                await table.settle()
-            await host.click(rec.reply, label="Starta")
-            sims = [SimulatedPlayer(world, u, channel, seed=i, strategy=architect) for i, u in enumerate(users)]
-            await play_together(sims, timeout=600)
-            await table.settle()
-            assert game_over(channel), "the game did not reach its Swedish score sheet"
-        finally:
-            await table.stop_bot()
+    async with swedish_game(world, tmp_path, "pyramido", NAMES, monkeypatch, guild_name="Pyramidoklubben",
+                            seats=len(NAMES)) as (table, pictures):
+        sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=architect)
+                for i, u in enumerate(table.users)]
+        await play_together(sims, timeout=600)
+        await table.settle()
+        assert game_over(table.channel), "the game did not reach its Swedish score sheet"
     # Only the players' names are drawn as they are: every other word on a Pyramido picture is the bot's
     # (colour letters, position letters and numbers carry no words).
     names = set(NAMES)

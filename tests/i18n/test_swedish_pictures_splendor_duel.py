@@ -12,8 +12,7 @@ from engine.splendor_duel import GAME
 from rendering.cache import PARTS, PICTURES
 from rendering.splendor_duel import card, render_table, royal
 from rendering.words import clear_caches, drawing_in
-from tests.bot.harness import Table
-from tests.i18n.pictures import watch_pictures
+from tests.i18n.pictures import swedish_game
 from tests.splendor_duel.sim import SplendorPlayer
 from tests.splendor_duel.test_rendering import midgame
 
@@ -26,31 +25,13 @@ PRINTED = ("Ann", "Bo", "Au", "II", "III")
 async def test_a_whole_splendor_duel_game_draws_its_pictures_in_swedish(fake_discord: FakeDiscord, tmp_path,
                                                                         monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
-    guild = world.add_guild("Splendorklubben")
-    guild.preferred_locale = "sv-SE"
-    channel = world.add_text_channel(guild, "splendor")
-    users = [world.add_user(name, guild) for name in PRINTED[:2]]
-    for user in users:
-        user.locale = "sv-SE"
-    table = Table(world, guild, channel, users, tmp_path / "sv.db")
-    with watch_pictures(monkeypatch) as pictures:
-        await table.start_bot()
-        table.bot.service._seed_source = lambda: 20261201  # one fixed deal: the same pictures on every run
-        try:
-            ann, bo = users
-            rec = await ann.slash(channel, "splendorduel new")
-            await table.settle()
-            assert rec.reply is not None and rec.reply.embeds
-            await bo.click(rec.reply, label="Gå med")
-            await table.settle()
-            await ann.click(rec.reply, label="Starta")
-            sims = [SplendorPlayer(world, u, channel, seed=i) for i, u in enumerate(users)]
-            sims[1].blind = True  # blind reserves: the owner's screen labels them
-            await play_together(sims, timeout=400)
-            await world.idle(timeout=30)
-            assert game_over(channel), "the game did not reach its end"
-        finally:
-            await table.stop_bot()
+    async with swedish_game(world, tmp_path, "splendorduel", PRINTED[:2], monkeypatch,
+                            guild_name="Splendorklubben") as (table, pictures):
+        sims = [SplendorPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
+        sims[1].blind = True  # blind reserves: the owner's screen labels them
+        await play_together(sims, timeout=400)
+        await world.idle(timeout=30)
+        assert game_over(table.channel), "the game did not reach its end"
     untranslated = pictures.untranslated(PRINTED)
     assert not untranslated, f"{len(untranslated)} texts drawn in English, for example: {list(untranslated.items())[:20]}"
     unsaid = pictures.drawn_unsaid(PRINTED)
