@@ -4,7 +4,8 @@
 
 Caches are warmed first (card faces and icons are drawn once per process), so the numbers are what a
 running bot pays per image; the table's pyramids (kept between tables, rendering/cache.py) are drawn anew
-each time, as after a move that changed every pyramid.
+each time, as after a move that changed every pyramid.  The table is also drawn for a Swedish reader (every
+word through the catalogue, rendering/words.py) beside the English one.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
+from bot.i18n import drawing  # noqa: E402
 from rendering import encode_png, pyramid_image, table_image  # noqa: E402
 from rendering.cache import PARTS  # noqa: E402
+from rendering.words import drawn_in  # noqa: E402
 from tests.rendering.sample_views import NAMES, public_view, pyramid_15  # noqa: E402
 
 
@@ -55,6 +58,8 @@ def main() -> None:
     print("|---------------------------------|-----------|----------:|---------:|---------:|--------:|")
     bench("pyramid, 15 cards", lambda: pyramid_image(pyr, "Bartholomew", {"hand": 2}), args.runs)
     bench("table, 4 players", lambda: PARTS.clear() or table_image(view, NAMES), args.runs)
+    bench("table, 4 players, Swedish", drawn_in(*drawing("sv", "viceroy"),
+                                                lambda: PARTS.clear() or table_image(view, NAMES)), args.runs)
 
 
 if __name__ == "__main__":
