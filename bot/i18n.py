@@ -8,7 +8,8 @@ translated in two ways, both from the same catalogue:
 - ``Catalogue.text(text)`` after formatting, for texts that reach the bot already written, such as the engines'
   log lines (engines stay pure and language-free): each line is matched whole against the catalogue's entries
   (``{n}``, ``{m}``, ``{k}`` match a whole number,
-  ``{colour}``, ``{cell}``, ``{kind}``, ``{side}``, ``{d}`` one word, other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
+  ``{colour}``, ``{cell}``, ``{kind}``, ``{side}``, ``{d}`` one word, ``{spot}`` a board square such as ``A1``,
+  other placeholders any run of characters), then sentence by sentence, then part by part (``; `` and `` · ``), then sentence by sentence, then item by item (``, ``).
   A matched placeholder's value is itself translated when the catalogue knows it (colours, card names), and is
   kept as it is otherwise (player names, numbers).
 
@@ -74,7 +75,7 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>{_NUMBER if _is_number(name) else _WORD if _is_word(name) else _ANY})")
+            parts.append(f"(?P<{name}>{_pattern(name)})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target,
@@ -82,6 +83,18 @@ def _compile(source: str, target: str) -> _Template:
 
 
 _NUMBER = r"[-+]?\d+"
+# A square of a lettered and numbered board ("A1", "E5"), so that "{spot} {colour}" is a board's label and
+# never any two words.
+_SPOT = r"[A-Z]\d{1,2}"
+
+
+def _pattern(name: str) -> str:
+    """What a placeholder matches, by its name (see the module's docstring)."""
+    if _is_number(name):
+        return _NUMBER
+    if name.rstrip("0123456789") == "spot":
+        return _SPOT
+    return _WORD if _is_word(name) else _ANY
 
 
 def _is_number(name: str) -> bool:
@@ -90,7 +103,7 @@ def _is_number(name: str) -> bool:
     return name in ("n", "m", "k") or name[:2] in ("n_", "m_", "k_") or (name[0] in "nmk" and name[1:].isdigit())
 
 
-_WORD = r"[^\s,;]+"
+_WORD = r"[^\s,;*]+"  # never a bold mark: "{x} as {colour}" must not end inside "**...**"
 # Never across "; ", which joins the parts of a line, nor across the end of a sentence: each part and sentence
 # has its own template ("{who} takes {x} from {y}." must not take "Last round: Ann" for a name).
 _ANY = r"(?:(?!; |[.!?] ).)+?"

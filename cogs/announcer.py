@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import io
 import json
 import logging
@@ -25,7 +26,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.i18n import DEFAULT_LOCALE
+from bot.i18n import DEFAULT_LOCALE, reader, reading
 from bot.locks import KeyedLocks, Recent
 from bot.presenters import presenter_for
 from bot.service import ActionResult, GameService, Reminder
@@ -231,7 +232,9 @@ class Announcer:
         return self._sync_locks.hold(game_id)
 
     def spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
+        # In a context of its own: an announcement started by a click must not read in the clicker's language
+        # (bot.i18n.reading); each message it sends is in the language of whoever reads it.
+        task = asyncio.create_task(coro, context=contextvars.Context())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -293,13 +296,28 @@ class Announcer:
             log.exception("could not read the language for channel %s / user %s", channel_id, user_id)
             return DEFAULT_LOCALE
 
+    @staticmethod
+    def _of_game(kind: str) -> Any:
+        """Build and send the messages of a game of ``kind`` inside this block: their texts are that game's
+        (bot.i18n.reading: English while built, each reader's language as sent)."""
+        return reading(DEFAULT_LOCALE, kind)
+
+    async def _kwargs(self, spec: Any, presenter: Presenter, *, channel_id: int | None = None,
+                      user_id: int | None = None, content: str | None = None) -> dict:
+        """send() arguments for a message of the game being announced (see ``_of_game``): its texts English
+        (each send translates them for its reader), its picture drawn for whoever reads it in ``channel_id`` or
+        ``user_id``'s DMs (no destination: a message with no picture)."""
+        locale = await self._language(channel_id, user_id) if spec.image is not None else DEFAULT_LOCALE
+        return await message_kwargs(spec, presenter.embed_color, content=content, locale=locale, game=reader()[1],
+                                    texts=False)
+
     async def dm(self, user_id: int, **kwargs: Any) -> discord.Message | None:
         """Send a DM; None when it could not be delivered (closed DMs are remembered, never retried in a loop)."""
         return (await self.send_dm(user_id, **kwargs))[0]
 
     async def send_dm(self, user_id: int, **kwargs: Any) -> tuple[discord.Message | None, str | None]:
         """Send a DM: (the message, None), or (None, why it failed: see classify_dm_failure)."""
-        kwargs = localize_kwargs(kwargs, await self._language(user_id=user_id))
+        kwargs = localize_kwargs(kwargs, await self._language(user_id=user_id), reader()[1])
         fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
@@ -318,7 +336,7 @@ class Announcer:
             return None, why
 
     async def send_channel(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
-        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id), reader()[1])
         fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
@@ -336,7 +354,7 @@ class Announcer:
                    **kwargs: Any) -> discord.Message | None:
         """Create a message in a channel (or a user's DM) at most once per `nonce`. None: it can never be
         shown there (channel gone, no access, DMs closed); raises Transient when a later try may succeed."""
-        kwargs = localize_kwargs(kwargs, await self._language(channel_id, user_id))
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id, user_id), reader()[1])
         fresh = refile(kwargs.pop("file", None), kwargs.pop("files", None))
 
         async def send() -> discord.Message:
@@ -381,7 +399,7 @@ class Announcer:
     async def edit_message(self, channel_id: int, message_id: int, **kwargs: Any) -> discord.Message | None:
         if not message_id:
             return None
-        kwargs = localize_kwargs(kwargs, await self._language(channel_id))
+        kwargs = localize_kwargs(kwargs, await self._language(channel_id), reader()[1])
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         # New attachments are read once: a retried edit sends fresh copies (discord.py closes a sent file).
         files = [refile(a) if isinstance(a, discord.File) else a for a in kwargs.pop("attachments", None) or []] \
@@ -558,6 +576,10 @@ class Announcer:
         return lines
 
     async def _deliver(self, row: OutboxRow, live: ActionResult | None) -> bool:
+        with self._of_game(row.payload["kind"]):
+            return await self._deliver_row(row, live)
+
+    async def _deliver_row(self, row: OutboxRow, live: ActionResult | None) -> bool:
         p = row.payload
         presenter = self.presenter(p["kind"])
         names = {int(k): v for k, v in p["names"].items()}
@@ -587,7 +609,7 @@ class Announcer:
                         and await self._lines_with_table(row, live, presenter, i, chunk, picture, sent):
                     continue
                 if picture is not None and last:
-                    kwargs = await message_kwargs(picture, presenter.embed_color, content=chunk)
+                    kwargs = await self._kwargs(picture, presenter, channel_id=p["channel"], content=chunk)
                 else:
                     kwargs = {"content": chunk}
                 msg = await self.post(p["channel"], nonce=nonce(row.game_id, row.version, i), silent=True, **kwargs)
@@ -710,7 +732,7 @@ class Announcer:
         shown = [(k, v) for sent in recorded for k, v in sent.items() if isinstance(v, int) and v > 0]
         ids = {v for _, v in shown}
         after = max((v for k, v in shown if same_kind(k)), default=0)
-        wanted = localize_kwargs({"content": text}, await self._language(channel_id, user_id))["content"].strip()
+        wanted = localize_kwargs({"content": text}, await self._language(channel_id, user_id), reader()[1])["content"].strip()
         return await self._find_shown(channel_id, user_id, after, ids, lambda m: m.content.strip() == wanted)
 
     async def _find_shown(self, channel_id: int | None, user_id: int | None, after: int, exclude: set[int],
@@ -751,7 +773,7 @@ class Announcer:
         text = channel_gone_text(presenter.display_name, game_id, command)
         for user in notice["users"].values():
             if late:
-                wanted = localize_kwargs({"content": text}, await self._language(None, user))["content"].strip()
+                wanted = localize_kwargs({"content": text}, await self._language(None, user), reader()[1])["content"].strip()
                 if await self._find_shown(None, user, 0, set(), lambda m, w=wanted: m.content.strip() == w):
                     continue
             await self.dm(user, content=text, nonce=nonce(game_id, "gone", user % 100000))
@@ -784,6 +806,10 @@ class Announcer:
             await self.deliver(game_id)
 
     async def _remind(self, reminder: Reminder) -> None:
+        with self._of_game(reminder.kind):
+            await self._remind_seat(reminder)
+
+    async def _remind_seat(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
             return
         presenter = self.presenter(reminder.kind)
@@ -820,6 +846,11 @@ class Announcer:
 
     async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
                           late: bool = False, after: int = 0) -> None:
+        with self._of_game(result.kind):
+            await self._post_sheet(result, presenter, names, late=late, after=after)
+
+    async def _post_sheet(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
+                          late: bool = False, after: int = 0) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
         after a crash posts only the parts that are missing. `late`: the end is older than a nonce is trusted,
         so a part a killed process posted without recording it is looked for first (in the channel after
@@ -849,13 +880,13 @@ class Announcer:
         for group in ([list(range(len(specs)))] if whole and specs else [[i] for i in range(len(specs))]):
             if any(str(i) in posted for i in group):
                 continue
-            kwargs = merge_kwargs(*[await message_kwargs(specs[i], presenter.embed_color) for i in group])
+            kwargs = merge_kwargs(*[await self._kwargs(specs[i], presenter, channel_id=result.channel_id) for i in group])
             head = (kwargs.get("embeds") or [None])[0]
             anchor = max([after, *final_ids])
             if late and anchor and head is not None:
                 # Only after a known message of this game: a sheet's later parts have the same titles in
                 # every game.
-                title = localize_kwargs({"embed": head}, await self._language(result.channel_id))["embed"].title
+                title = localize_kwargs({"embed": head}, await self._language(result.channel_id), reader()[1])["embed"].title
                 shown = await self._find_shown(result.channel_id, None, anchor, set(final_ids),
                                                lambda m, t=title: bool(m.embeds) and m.embeds[0].title == t)
                 if shown:
@@ -892,7 +923,7 @@ class Announcer:
                 continue
             text = (text + link)[:1900]
             if late:  # the result's first line names its game: no other message in the DM starts the same
-                wanted = localize_kwargs({"content": text}, await self._language(user_id=s.user_id))["content"]
+                wanted = localize_kwargs({"content": text}, await self._language(user_id=s.user_id), reader()[1])["content"]
                 head = wanted.strip().split("\n", 1)[0]
                 if await self._find_shown(None, s.user_id, 0, set(),
                                           lambda m, h=head: m.content.strip().startswith(h)):
@@ -1010,6 +1041,10 @@ class Announcer:
     async def sync_messages(self, result: ActionResult, *, table: bool = True) -> None:
         """Bring the game's Discord messages in line with its state. Safe to repeat. ``table`` False: the
         table message is left to the announcement's lines lane (it may post it with the lines)."""
+        with self._of_game(result.kind):
+            await self._sync(result, table=table)
+
+    async def _sync(self, result: ActionResult, *, table: bool = True) -> None:
         presenter = self.presenter(result.kind)
         game_type = self.game_type(result.kind)
         names = names_map(result.seats)
@@ -1065,6 +1100,10 @@ class Announcer:
         """Bring the game's table message in line with ``result`` (an announcement's own views): a new one is
         posted at once; an edit waits TABLE_EDIT_PAUSE for the game's next results (players' choices in a
         step come in bursts, each changing "Waiting for") and shows the newest of them."""
+        with self._of_game(result.kind):
+            await self._table_step(result)
+
+    async def _table_step(self, result: ActionResult) -> None:
         game_id = result.game_id
         if result.public_view is None or result.finished or result.status != "active" or self._table_superseded(result):
             return
@@ -1097,6 +1136,10 @@ class Announcer:
 
     async def _sync_table(self, result: ActionResult, presenter: Presenter, messages: list) -> None:
         """Post a new table message or edit the current one (call under the game's table lock)."""
+        with self._of_game(result.kind):  # also when a pause later (a fresh task) brings the edit
+            await self._sync_table_now(result, presenter, messages)
+
+    async def _sync_table_now(self, result: ActionResult, presenter: Presenter, messages: list) -> None:
         if result.public_view is None or self._table_superseded(result):
             return
         self._tables[result.game_id] = max(self._tables.get(result.game_id, -1), result.version)
@@ -1120,7 +1163,7 @@ class Announcer:
             await self.service.retire_prompt_messages([m.id for m in retire])
         spec = presenter.table(ctx, with_image=True)
         shown = await self._table_fingerprint(presenter, ctx)
-        kwargs = await message_kwargs(spec, presenter.embed_color, content=content)
+        kwargs = await self._kwargs(spec, presenter, channel_id=result.channel_id, content=content)
         if content is not None:
             msg = await self.post(result.channel_id, nonce=nonce, silent=True, **kwargs)
         else:
@@ -1137,7 +1180,7 @@ class Announcer:
         file is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
         spec = presenter.table(ctx, with_image=False)
         spec.image = None
-        kwargs = await message_kwargs(spec, presenter.embed_color)
+        kwargs = await self._kwargs(spec, presenter)  # no picture
         embed = kwargs.get("embed")
         if embed is None:
             return
@@ -1149,7 +1192,7 @@ class Announcer:
             embed.set_image(url=f"attachment://{kept.filename}")
             edited = await self.edit_message(m.channel_id, m.message_id, embed=embed, attachments=[kept])
         else:
-            full = await message_kwargs(presenter.table(ctx, with_image=True), presenter.embed_color)
+            full = await self._kwargs(presenter.table(ctx, with_image=True), presenter, channel_id=m.channel_id)
             file = full.get("file")
             edited = await self.edit_message(m.channel_id, m.message_id, embed=full.get("embed", embed),
                                              attachments=[file] if file is not None else [])
@@ -1165,7 +1208,7 @@ class Announcer:
     async def _table_fingerprint(self, presenter: Presenter, ctx: TableCtx) -> int | None:
         spec = presenter.table(ctx, with_image=False)
         spec.image = None
-        return fingerprint((await message_kwargs(spec, presenter.embed_color)).get("embed"))
+        return fingerprint((await self._kwargs(spec, presenter)).get("embed"))
 
     def seat_ctx(self, result: ActionResult, seat: int) -> SeatCtx | None:
         p = result.pending.get(seat)
@@ -1197,7 +1240,7 @@ class Announcer:
         draft = await self.prompt_draft(result, presenter, ctx)
         spec = lockin.render(presenter.prompt_kind(ctx.prompt), ctx, draft, presenter.describe)
         content = prompt_head(presenter.display_name, result.game_id, ctx.deadline, draft.get(RECAP))
-        kwargs = await message_kwargs(spec, presenter.embed_color, content=content)
+        kwargs = await self._kwargs(spec, presenter, user_id=s.user_id, content=content)
         drawn = digest(kwargs.get("file"))
         screen = presenter.screen(result.game_id, ctx.view, s.seat, names) \
             if s.screen_key is not None and not s.dm_closed else None
@@ -1205,7 +1248,7 @@ class Announcer:
         if screen is not None and (not changed or (spec.image is not None and spec.image.shows_screen)):
             screen.image = None  # the same picture is on an earlier prompt, or in this one's own
         if screen is not None:
-            kwargs = merge_kwargs(kwargs, await message_kwargs(screen, presenter.embed_color))
+            kwargs = merge_kwargs(kwargs, await self._kwargs(screen, presenter, user_id=s.user_id))
         msg, why = await self.send_dm(s.user_id, **kwargs,
                                       nonce=state_nonce(result.game_id, result.version, f"s{s.seat}", ctx.key))
         if msg is not None and screen is not None and changed:

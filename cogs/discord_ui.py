@@ -183,15 +183,19 @@ async def _render(spec: MessageSpec, color: int, limit: int, locale: str,
 
 
 async def message_kwargs(spec: MessageSpec, color: int, limit: int = DEFAULT_UPLOAD_LIMIT, *,
-                         content: str | None = None, locale: str | None = None, game: str | None = None) -> dict:
+                         content: str | None = None, locale: str | None = None, game: str | None = None,
+                         texts: bool = True) -> dict:
     """Keyword arguments for send(): content, embed, view and file (only those that are set), in ``locale``
-    (with the texts of ``game``, its kind; None: the current reader's, see bot.i18n.reading)."""
+    (with the texts of ``game``, its kind; None: the current reader's, see bot.i18n.reading). ``texts=False``:
+    only the picture's words are in ``locale``, the texts stay English for ``localize_kwargs`` to translate on
+    their way out (the announcer's messages, which it sends to readers of different languages)."""
     if locale is None:
         locale, game = reader()
-    spec = localize(spec, locale, game)
+    if texts:
+        spec = localize(spec, locale, game)
     embed, file = await _render(spec, color, limit, locale, game)
     kwargs: dict = {}
-    text = catalogue(locale, game).text(content) if content is not None else spec.content
+    text = (catalogue(locale, game).text(content) if texts else content) if content is not None else spec.content
     if text:
         kwargs["content"] = text
     if embed is not None:
@@ -387,6 +391,10 @@ def localize_kwargs(kwargs: dict, locale: str, game: str | None = None) -> dict:
         out["embed"] = _localize_embed(out["embed"], cat.text)
     if isinstance(out.get("embeds"), list):
         out["embeds"] = [_localize_embed(e, cat.text) if isinstance(e, discord.Embed) else e for e in out["embeds"]]
+    for file in ([out["file"]] if isinstance(out.get("file"), discord.File) else []) + \
+            [f for f in out.get("files") or [] if isinstance(f, discord.File)]:
+        if file.description:  # a picture's alt text
+            file.description = cat.text(file.description)
     view = out.get("view")
     if isinstance(view, discord.ui.View):
         for child in view.children:

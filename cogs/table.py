@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ai as ai_seats
-from bot.i18n import DEFAULT_LOCALE, LANGUAGES, here, reading
+from bot.i18n import DEFAULT_LOCALE, LANGUAGES, catalogue, here, reading, tr
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -645,11 +645,14 @@ class TableCog(commands.Cog, name="Table"):
         return MessageSpec(title=f"{game.title} game #{g}: lobby", description="\n".join(lines), rows=rows,
                            footer=game.presenter.lobby_footer)
 
+    async def _server_language(self, info: GameInfo) -> str:
+        """The language of the game's public messages: its server's, whoever clicked."""
+        languages = getattr(self.bot, "languages", None)
+        return await languages.of_guild(info.guild_id) if languages is not None else DEFAULT_LOCALE
+
     async def _lobby_message(self, info: GameInfo) -> dict:
         """The lobby, a public message: in the server's language whoever clicked."""
-        languages = getattr(self.bot, "languages", None)
-        locale = await languages.of_guild(info.guild_id) if languages is not None else DEFAULT_LOCALE
-        with reading(locale, info.kind):
+        with reading(await self._server_language(info), info.kind):
             spec = self.lobby_spec(info)
             embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
             return {"embed": embed, "view": view_from_rows(spec.rows)}
@@ -750,16 +753,18 @@ class TableCog(commands.Cog, name="Table"):
             self.announcer.spawn(self.announcer.announce(result))
             info = await self.service.game(game_id)
             game = self.game_of(info.kind)
-            embed, _ = await render(self.lobby_spec(info), game.presenter.embed_color)
-            embed.title = here(f"{game.title} game #{game_id}: started")  # type: ignore[union-attr]
+            embed = (await self._lobby_message(info))["embed"]
+            locale = await self._server_language(info)  # the started lobby and its note are public
+            embed.title = catalogue(locale, info.kind).format("{game} game #{n}: started", game=game.title, n=game_id)
             try:
                 await interaction.response.edit_message(embed=embed, view=None)
                 closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
                 if closed:
-                    await interaction.followup.send(
-                        "I cannot send direct messages to " + ", ".join(closed) + ". You can still play: press "
-                        "**My screen** under the table message to see your screen and choices privately. To get "
-                        "DMs, allow direct messages from server members (Server → Privacy Settings).")
+                    await interaction.followup.send(tr(
+                        locale, "I cannot send direct messages to {who}. You can still play: press **My screen** "
+                        "under the table message to see your screen and choices privately. To get DMs, allow "
+                        "direct messages from server members (Server → Privacy Settings).", info.kind,
+                        who=", ".join(closed)))
             except discord.HTTPException as exc:
                 log.warning("game %s started, but the Start click could not be answered: %s", game_id, exc)
             return

@@ -8,7 +8,7 @@ import pytest
 from bot.presenters import presenter_for
 from bot.ui import rulesbook
 from tests.bot.harness import new_table
-from tests.i18n.test_swedish_game import english_left
+from tests.i18n.english import english_left
 
 PAGES = {"viceroy": "data.viceroy", "splendor_duel": "data.splendor_duel", "pyramido": "data.pyramido"}
 NAMES = {"Viceroy", "Pyramido", "Splendor", "Duel", "Vizier", "Mino's", "Minos", "AI", "PP", "Au", "Usurpation",

@@ -10,7 +10,7 @@ from engine.viceroy.cards import CARDS
 from tests.bot.harness import new_table
 from tests.bot.test_ux_remembered import finished_game
 from tests.bot.toy_presenter import PRESENTER
-from tests.i18n.test_swedish_game import english_left, message_texts
+from tests.i18n.english import english_left, message_texts
 
 NAMES = {"Ann", "Bo", "AI", "PP", "Viceroy", "Splendor", "Duel", "Pyramido", "Toy", "R", "W", "B", "G", "Y", "K", "P"}
 

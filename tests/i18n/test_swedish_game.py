@@ -5,49 +5,16 @@ its pictures (tests/i18n/pictures.py)."""
 
 from __future__ import annotations
 
-import os
-import re
-from pathlib import Path
-
 import pytest
 
 from bot.autoplay import SimulatedPlayer, game_over, play_together
-from bot.localdiscord import FakeDiscord, FakeMessage
+from bot.localdiscord import FakeDiscord
 from engine.viceroy.cards import CARDS
 from engine.viceroy.modules.invasion_data import MONSTER_CARDS
+from tests.i18n.english import Messages, sample
 from tests.i18n.pictures import swedish_game
 
-# Frequent English words that are not Swedish words: any of them in a message means a text was not translated.
-ENGLISH = frozenset("""
-the you your and with for this that from takes take plays play bids bid passes choose choice waiting level
-levels gems gem turn round card cards reward rewards cost costs discard discards pyramid's law laws nobody
-game over final scores reserve screen only can see decide until everyone has have are is was will into
-their they them which what when where who while after before each every other players player points
-start starts keep kept goes back deck hand circle circles section sections paint painting skip done
-domain diamond diamonds revised character characters auction reserve colour swords shields wins returns
-draws sits both
-""".split())
 MONSTERS = {m["name"] for m in MONSTER_CARDS.values()}  # proper names too, as the monster cards print them
-CARD_NAME = re.compile("|".join(sorted((re.escape(c["name"]) for c in CARDS.values()), key=len, reverse=True)))
-
-
-def message_texts(msg: FakeMessage) -> list[str]:
-    texts = [msg.content]
-    for embed in msg.embeds:
-        texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
-        texts += [t for f in embed.get("fields") or [] for t in (f.get("name") or "", f.get("value") or "")]
-    texts += msg.text_displays()  # a components V2 layout
-    for comp in msg.iter_components():
-        texts += [comp.get("label") or "", comp.get("placeholder") or ""]
-        texts += [t for o in comp.get("options") or [] for t in (o.get("label") or "", o.get("description") or "")]
-    return [t for t in texts if t]
-
-
-def english_left(text: str, names: set[str]) -> list[str]:
-    text = CARD_NAME.sub(" ", text)  # card names are proper names, printed in English
-    text = re.sub(r"https?://\S+|<[^>]+>", " ", text)
-    words = {w.lower() for w in re.findall(r"[A-Za-z']+", text) if w not in names}
-    return sorted(words & ENGLISH)
 
 
 # The base game, and Times of Darkness: domain cards, diamonds and the revised laws, with the aristocrats, with
@@ -56,35 +23,18 @@ def english_left(text: str, names: set[str]) -> list[str]:
 async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str,
                                                          monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
-    seen: list[tuple[str, str]] = []
-    original = world._apply_edit
-
-    def watch(channel) -> None:
-        def recording(msg, body, files, *, creating=False):
-            original(msg, body, files, creating=creating)
-            where = "channel" if msg.channel_id == channel.id else "dm/ephemeral"
-            seen.extend((where, t) for t in message_texts(msg))
-
-        world._apply_edit = recording
-
+    messages = Messages(world)
     options = {"seats": 2, **({"modules": modules} if modules else {})}
     async with swedish_game(world, tmp_path, "viceroy", ("Ann", "Bo"), monkeypatch, guild_name="Viceroyklubben",
-                            watch=watch, **options) as (table, pictures):
+                            watch=messages.watch, **options) as (table, pictures):
         sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
         await play_together(sims, timeout=600)
         await world.idle(timeout=30)
         assert game_over(table.channel), "the game did not reach its Swedish score sheet"
     names = {"Ann", "Bo", "Viceroy", "Viceroyklubben", "AI", "PP"}
-    leftovers = {}
-    for where, text in seen:
-        found = english_left(text, names)
-        if found:
-            leftovers.setdefault(text, (where, found))
-    if os.environ.get("VICEROY_I18N_DUMP"):  # for translators: every text left in English, one per line
-        Path(os.environ["VICEROY_I18N_DUMP"]).write_text("\n".join(repr(t) for t in leftovers), encoding="utf-8")
-    sample = "\n".join(f"[{w}] {found}: {t[:160]!r}" for t, (w, found) in list(leftovers.items())[:25])
-    assert not leftovers, f"{len(leftovers)} texts still in English, for example:\n{sample}"
-    assert len(seen) > 200, "the scan saw too few texts to prove anything"
+    leftovers = messages.english(names)
+    assert not leftovers, f"{len(leftovers)} texts still in English, for example:\n{sample(leftovers)}"
+    assert len(messages.seen) > 200, "the scan saw too few texts to prove anything"
     # The pictures: every word drawn was said in Swedish (card names stay as printed).
     printed = names | {n for c in CARDS.values() for n in (c["name"], *c["name"].split(" / "))} | MONSTERS
     untranslated = pictures.untranslated(printed)

@@ -1,5 +1,6 @@
-"""Splendor Duel's pictures in Swedish: a whole game on a Swedish server between two Swedish players, every word
-drawn on the table and the screens asked for in Swedish; and the picture caches keep the languages apart."""
+"""Splendor Duel in Swedish: a whole game on a Swedish server between two Swedish players, every text the bot
+sends scanned for English left over and every word drawn on the table and the screens asked for in Swedish; and
+the picture caches keep the languages apart."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from engine.splendor_duel import GAME
 from rendering.cache import PARTS, PICTURES
 from rendering.splendor_duel import card, render_table, royal
 from rendering.words import clear_caches, drawing_in
+from tests.i18n.english import ENGLISH, SPLENDOR_DUEL, Messages, sample
 from tests.i18n.pictures import swedish_game
 from tests.splendor_duel.sim import SplendorPlayer
 from tests.splendor_duel.test_rendering import midgame
@@ -22,16 +24,21 @@ from tests.splendor_duel.test_rendering import midgame
 PRINTED = ("Ann", "Bo", "Au", "II", "III")
 
 
-async def test_a_whole_splendor_duel_game_draws_its_pictures_in_swedish(fake_discord: FakeDiscord, tmp_path,
-                                                                        monkeypatch: pytest.MonkeyPatch):
+async def test_a_whole_splendor_duel_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
+    messages = Messages(world)
     async with swedish_game(world, tmp_path, "splendorduel", PRINTED[:2], monkeypatch,
-                            guild_name="Splendorklubben") as (table, pictures):
+                            guild_name="Splendorklubben", watch=messages.watch) as (table, pictures):
         sims = [SplendorPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
         sims[1].blind = True  # blind reserves: the owner's screen labels them
         await play_together(sims, timeout=400)
         await world.idle(timeout=30)
         assert game_over(table.channel), "the game did not reach its end"
+    # The messages: only names and the game's own are English ("Au" is the gold token's symbol).
+    left = messages.english({*PRINTED, "Splendor", "Duel", "Splendorklubben"}, ENGLISH | SPLENDOR_DUEL)
+    assert not left, f"{len(left)} texts still in English, for example:\n{sample(left)}"
+    assert len(messages.seen) > 200, "the scan saw too few texts to prove anything"
     untranslated = pictures.untranslated(PRINTED)
     assert not untranslated, f"{len(untranslated)} texts drawn in English, for example: {list(untranslated.items())[:20]}"
     unsaid = pictures.drawn_unsaid(PRINTED)

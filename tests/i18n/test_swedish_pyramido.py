@@ -1,6 +1,6 @@
-"""Pyramido's pictures in Swedish: a whole game on the fake Discord with a Swedish server and Swedish players,
-every word drawn on its pictures (tables, turn pictures, floor score sheets) asked for in Swedish; and the
-picture caches never hand a Swedish picture to an English reader."""
+"""Pyramido in Swedish: a whole game on the fake Discord with a Swedish server and Swedish players, every text
+the bot sends scanned for English left over and every word drawn on its pictures (tables, turn pictures, floor
+score sheets) asked for in Swedish; and the picture caches never hand a Swedish picture to an English reader."""
 
 from __future__ import annotations
 
@@ -15,22 +15,28 @@ from engine.pyramido import GAME
 from rendering.cache import PARTS, PICTURES
 from rendering.pyramido import pyramid_image, render_sheet, render_table, sheet_image
 from rendering.words import clear_caches, drawing_in
+from tests.i18n.english import ENGLISH, PYRAMIDO, Messages, sample
 from tests.i18n.pictures import swedish_game
 from tests.pyramido.test_e2e import architect
 
 NAMES = ("Ann", "Bo", "Cy")
 
 
-async def test_a_whole_pyramido_game_draws_every_word_in_swedish(fake_discord: FakeDiscord, tmp_path,
-                                                                 monkeypatch: pytest.MonkeyPatch):
+async def test_a_whole_pyramido_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path,
+                                                                  monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
+    messages = Messages(world)
     async with swedish_game(world, tmp_path, "pyramido", NAMES, monkeypatch, guild_name="Pyramidoklubben",
-                            seats=len(NAMES)) as (table, pictures):
+                            watch=messages.watch, seats=len(NAMES)) as (table, pictures):
         sims = [SimulatedPlayer(world, u, table.channel, seed=i, strategy=architect)
                 for i, u in enumerate(table.users)]
         await play_together(sims, timeout=600)
         await table.settle()
         assert game_over(table.channel), "the game did not reach its Swedish score sheet"
+    # The messages: names and the game's own are the only English words ("Mino" is the pyramid's guardian).
+    left = messages.english({*NAMES, "Pyramido", "Pyramidoklubben", "Mino"}, ENGLISH | PYRAMIDO)
+    assert not left, f"{len(left)} texts still in English, for example:\n{sample(left)}"
+    assert len(messages.seen) > 200, "the scan saw too few texts to prove anything"
     # Only the players' names are drawn as they are: every other word on a Pyramido picture is the bot's
     # (colour letters, position letters and numbers carry no words).
     names = set(NAMES)
