@@ -459,8 +459,9 @@ class TableCog(commands.Cog, name="Table"):
                 info = await self._game_here(interaction, game)
                 seconds = int(time_limit * 3600) if time_limit > 0 else None
                 await self.service.set_time_limit(info.id, seconds, interaction.user.id, admin=self._is_admin(interaction))
-                await interaction.response.send_message(here(
-                    f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}."))
+                with await self._public(info):
+                    said = here(f"Time per decision is now {'unlimited' if seconds is None else f'{time_limit:g} h'}.")
+                await interaction.response.send_message(said)
 
             await self._safe(interaction, run())
 
@@ -649,6 +650,11 @@ class TableCog(commands.Cog, name="Table"):
         """The language of the game's public messages: its server's, whoever clicked."""
         languages = getattr(self.bot, "languages", None)
         return await languages.of_guild(info.guild_id) if languages is not None else DEFAULT_LOCALE
+
+    async def _public(self, info: GameInfo) -> Any:
+        """Build a public answer (the channel sees it) inside this block: in the server's language and the
+        game's texts, not the clicker's language."""
+        return reading(await self._server_language(info), info.kind)
 
     async def _lobby_message(self, info: GameInfo) -> dict:
         """The lobby, a public message: in the server's language whoever clicked."""
@@ -1052,7 +1058,9 @@ class TableCog(commands.Cog, name="Table"):
                        [Waiting(s, names.get(s, str(s)), p.deadline, p.waiting) for s, p in sorted(state.pending.items())],
                        state.status)
         spec = game.presenter.table(ctx, with_image=True)
-        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
+        with await self._public(info):
+            kwargs = await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction))
+        await self._answer(interaction, **kwargs)
 
     async def _show(self, interaction: discord.Interaction, game: _Game, player: discord.User | None,
                     game_id: int | None = None) -> None:
@@ -1065,10 +1073,12 @@ class TableCog(commands.Cog, name="Table"):
         view = await self.service.view_seat(info.id, None)
         name = names_map(info.seats).get(seat, target.display_name)
         spec = game.presenter.board(view, seat, name)
-        if spec is None:
-            await self._answer(interaction, content=here("There is no board to show in this game."))
-            return
-        await self._answer(interaction, **await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction)))
+        with await self._public(info):
+            if spec is None:
+                kwargs = {"content": here("There is no board to show in this game.")}
+            else:
+                kwargs = await message_kwargs(spec, game.presenter.embed_color, self._limit(interaction))
+        await self._answer(interaction, **kwargs)
 
     async def _history(self, interaction: discord.Interaction, game: _Game) -> None:
         if interaction.guild_id is None:

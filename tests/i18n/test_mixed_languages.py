@@ -63,6 +63,12 @@ async def test_each_reader_gets_their_own_language_whoever_clicked(fake_discord:
             await play_together(sims, timeout=600)
             await table.settle()
             assert game_over(channel), "the game did not reach its end"
+            # The Swedish player asks for the table and a player's board: public answers, in English.
+            status = await ann.slash(channel, f"{command} status")
+            board = await ann.slash(channel, f"{command} show", player=bo)
+            await table.settle()
+            assert status.reply is not None and not status.reply.ephemeral and status.reply.embeds
+            assert board.reply is not None and not board.reply.ephemeral
         finally:
             await table.stop_bot()
     names = {"Ann", "Bo", "Game", "Splendor", "Duel", "Viceroy", "AI", "PP", "Au"}
