@@ -316,6 +316,8 @@ def check_entry(source: str, target: str, where: str = "catalogue") -> None:
     """An entry must keep exactly the placeholders of its English text (a lost {who} would hide a name)."""
     if not isinstance(source, str) or not isinstance(target, str) or not target.strip():
         raise ValueError(f"{where}: entry {source!r} needs a non-empty translation")
+    if _PLACEHOLDER.fullmatch(source):  # its value would be translated by the entry itself, forever
+        raise ValueError(f"{where}: entry {source!r} is a placeholder alone")
     if sorted(_PLACEHOLDER.findall(source)) != sorted(_PLACEHOLDER.findall(target)):
         raise ValueError(f"{where}: {source!r} and {target!r} must have the same placeholders")
 

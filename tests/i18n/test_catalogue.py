@@ -98,6 +98,12 @@ def test_an_entry_that_loses_a_placeholder_is_refused():
         check_entry("Pass", " ")
 
 
+def test_an_entry_that_is_a_placeholder_alone_is_refused():
+    # Its value would be translated by the entry itself, without end.
+    with pytest.raises(ValueError, match="placeholder alone"):
+        check_entry("{spot}", "{spot}")
+
+
 def test_every_shipped_catalogue_loads_with_its_placeholders_intact():
     for code in LANGUAGES:
         assert catalogue(code).locale == code
