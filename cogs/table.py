@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ai as ai_seats
-from bot.i18n import DEFAULT_LOCALE, LANGUAGES, catalogue, here, reading, tr
+from bot.i18n import DEFAULT_LOCALE, LANGUAGES, catalogue, here, reader, reading, tr
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -656,9 +656,10 @@ class TableCog(commands.Cog, name="Table"):
         game's texts, not the clicker's language."""
         return reading(await self._server_language(info), info.kind)
 
-    async def _lobby_message(self, info: GameInfo) -> dict:
-        """The lobby, a public message: in the server's language whoever clicked."""
-        with reading(await self._server_language(info), info.kind):
+    async def _lobby_message(self, info: GameInfo, *, private: bool = False) -> dict:
+        """The lobby, a public message: in the server's language whoever clicked (``private``: a copy shown
+        only to the clicker, in theirs)."""
+        with reading(reader()[0] if private else await self._server_language(info), info.kind):
             spec = self.lobby_spec(info)
             embed, _ = await render(spec, self.game_of(info.kind).presenter.embed_color)
             return {"embed": embed, "view": view_from_rows(spec.rows)}
@@ -1049,7 +1050,7 @@ class TableCog(commands.Cog, name="Table"):
     async def _status(self, interaction: discord.Interaction, game: _Game, game_id: int | None = None) -> None:
         info = await self._game_here(interaction, game, finished_ok=True, game_id=game_id)
         if info.status == "lobby":
-            await interaction.response.send_message(**await self._lobby_message(info), ephemeral=True)
+            await interaction.response.send_message(**await self._lobby_message(info, private=True), ephemeral=True)
             return
         await self._think(interaction)
         state = await self.service.table_state(info.id)

@@ -14,7 +14,7 @@ import cogs.discord_ui
 from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
 from tests.bot.harness import Table
-from tests.i18n.english import ENGLISH, SPLENDOR_DUEL, SWEDISH, Messages, english_left, sample
+from tests.i18n.english import ENGLISH, SPLENDOR_DUEL, SWEDISH, Messages, english_left, message_texts, sample
 from tests.splendor_duel.sim import SplendorPlayer
 
 
@@ -57,6 +57,10 @@ async def test_each_reader_gets_their_own_language_whoever_clicked(fake_discord:
             await table.settle()
             await bo.click(rec.reply, label="Join")
             await table.settle()
+            lobby = await ann.slash(channel, f"{command} status")  # the lobby, shown to her alone: in Swedish
+            await table.settle()
+            assert lobby.reply is not None and lobby.reply.ephemeral
+            assert any("Platser" in t for t in message_texts(lobby.reply)), message_texts(lobby.reply)
             await ann.click(rec.reply, label="Start")
             await table.settle()
             sims = [sim(world, u, channel, seed=i) for i, u in enumerate((ann, bo))]
