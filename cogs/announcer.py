@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import io
 import json
 import logging
@@ -163,6 +164,23 @@ class _TimeoutResponse:
     reason = "Timeout"
 
 
+
+def of_game(kind_of: Callable[[Any], str]) -> Callable[[Any], Any]:
+    """A method that builds and sends the messages of one game, the kind of which ``kind_of`` reads from its
+    first argument (a result, a reminder, an outbox row): inside it their texts are that game's, English while
+    built and each reader's language as sent (bot.i18n.reading)."""
+    def wrap(method: Any) -> Any:
+        @functools.wraps(method)
+        async def run(self: Any, first: Any, *args: Any, **kwargs: Any) -> Any:
+            with reading(DEFAULT_LOCALE, kind_of(first)):
+                return await method(self, first, *args, **kwargs)
+        return run
+    return wrap
+
+
+def _kind(result: Any) -> str:
+    return result.kind
+
 class Announcer:
     def __init__(self, client: discord.Client, service: GameService,
                  game_type: Callable[[str], GameType], presenter: Callable[[str], Presenter] = presenter_for) -> None:
@@ -296,15 +314,9 @@ class Announcer:
             log.exception("could not read the language for channel %s / user %s", channel_id, user_id)
             return DEFAULT_LOCALE
 
-    @staticmethod
-    def _of_game(kind: str) -> Any:
-        """Build and send the messages of a game of ``kind`` inside this block: their texts are that game's
-        (bot.i18n.reading: English while built, each reader's language as sent)."""
-        return reading(DEFAULT_LOCALE, kind)
-
     async def _kwargs(self, spec: Any, presenter: Presenter, *, channel_id: int | None = None,
                       user_id: int | None = None, content: str | None = None) -> dict:
-        """send() arguments for a message of the game being announced (see ``_of_game``): its texts English
+        """send() arguments for a message of the game being announced (see ``of_game``): its texts English
         (each send translates them for its reader), its picture drawn for whoever reads it in ``channel_id`` or
         ``user_id``'s DMs (no destination: a message with no picture)."""
         locale = await self._language(channel_id, user_id) if spec.image is not None else DEFAULT_LOCALE
@@ -575,11 +587,8 @@ class Announcer:
                 lines.append(timeout_public(names.get(seat, str(seat))))
         return lines
 
+    @of_game(lambda row: row.payload["kind"])
     async def _deliver(self, row: OutboxRow, live: ActionResult | None) -> bool:
-        with self._of_game(row.payload["kind"]):
-            return await self._deliver_row(row, live)
-
-    async def _deliver_row(self, row: OutboxRow, live: ActionResult | None) -> bool:
         p = row.payload
         presenter = self.presenter(p["kind"])
         names = {int(k): v for k, v in p["names"].items()}
@@ -805,11 +814,8 @@ class Announcer:
         async with self.lock(game_id):
             await self.deliver(game_id)
 
+    @of_game(_kind)
     async def _remind(self, reminder: Reminder) -> None:
-        with self._of_game(reminder.kind):
-            await self._remind_seat(reminder)
-
-    async def _remind_seat(self, reminder: Reminder) -> None:
         if reminder.user_id is None:
             return
         presenter = self.presenter(reminder.kind)
@@ -844,12 +850,8 @@ class Announcer:
             text += f" Now to decide: {', '.join(again)} (a new prompt comes by DM)."
         return text
 
+    @of_game(_kind)
     async def _post_final(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
-                          late: bool = False, after: int = 0) -> None:
-        with self._of_game(result.kind):
-            await self._post_sheet(result, presenter, names, late=late, after=after)
-
-    async def _post_sheet(self, result: ActionResult, presenter: Presenter, names: dict[int, str], *,
                           late: bool = False, after: int = 0) -> None:
         """Close the game's controls and post its score sheet. Each posted part is recorded, so catching up
         after a crash posts only the parts that are missing. `late`: the end is older than a nonce is trusted,
@@ -1038,13 +1040,10 @@ class Announcer:
                                       p.prompt_key if p else None, bool(p and p.waiting), screen_key))
         return out
 
+    @of_game(_kind)
     async def sync_messages(self, result: ActionResult, *, table: bool = True) -> None:
         """Bring the game's Discord messages in line with its state. Safe to repeat. ``table`` False: the
         table message is left to the announcement's lines lane (it may post it with the lines)."""
-        with self._of_game(result.kind):
-            await self._sync(result, table=table)
-
-    async def _sync(self, result: ActionResult, *, table: bool = True) -> None:
         presenter = self.presenter(result.kind)
         game_type = self.game_type(result.kind)
         names = names_map(result.seats)
@@ -1096,14 +1095,11 @@ class Announcer:
         game_id = result.game_id
         return max(self._tables.get(game_id, -1), self._table_queue.get(game_id, -1)) > result.version
 
+    @of_game(_kind)
     async def table_step(self, result: ActionResult) -> None:
         """Bring the game's table message in line with ``result`` (an announcement's own views): a new one is
         posted at once; an edit waits TABLE_EDIT_PAUSE for the game's next results (players' choices in a
         step come in bursts, each changing "Waiting for") and shows the newest of them."""
-        with self._of_game(result.kind):
-            await self._table_step(result)
-
-    async def _table_step(self, result: ActionResult) -> None:
         game_id = result.game_id
         if result.public_view is None or result.finished or result.status != "active" or self._table_superseded(result):
             return
@@ -1134,12 +1130,9 @@ class Announcer:
         except Exception:
             log.exception("bringing the table message of game %s up to date failed", game_id)
 
+    @of_game(_kind)  # also when a pause later (a fresh task) brings the edit
     async def _sync_table(self, result: ActionResult, presenter: Presenter, messages: list) -> None:
         """Post a new table message or edit the current one (call under the game's table lock)."""
-        with self._of_game(result.kind):  # also when a pause later (a fresh task) brings the edit
-            await self._sync_table_now(result, presenter, messages)
-
-    async def _sync_table_now(self, result: ActionResult, presenter: Presenter, messages: list) -> None:
         if result.public_view is None or self._table_superseded(result):
             return
         self._tables[result.game_id] = max(self._tables.get(result.game_id, -1), result.version)

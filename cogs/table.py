@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import ai as ai_seats
-from bot.i18n import DEFAULT_LOCALE, LANGUAGES, catalogue, here, reader, reading, tr
+from bot.i18n import DEFAULT_LOCALE, LANGUAGES, here, reader, reading
 from bot.permissions import missing_permissions
 from bot.presenters import UnknownPresenter, presenter_for
 from bot.service import (
@@ -761,17 +761,16 @@ class TableCog(commands.Cog, name="Table"):
             info = await self.service.game(game_id)
             game = self.game_of(info.kind)
             embed = (await self._lobby_message(info))["embed"]
-            locale = await self._server_language(info)  # the started lobby and its note are public
-            embed.title = catalogue(locale, info.kind).format("{game} game #{n}: started", game=game.title, n=game_id)
+            closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
+            with await self._public(info):  # the started lobby and its note are public
+                embed.title = here(f"{game.title} game #{game_id}: started")  # type: ignore[union-attr]
+                note = here(f"I cannot send direct messages to {', '.join(closed)}. You can still play: press "
+                            "**My screen** under the table message to see your screen and choices privately. "
+                            "To get DMs, allow direct messages from server members (Server → Privacy Settings).")
             try:
                 await interaction.response.edit_message(embed=embed, view=None)
-                closed = [s.display_name for s in info.seats if s.dm_status == "closed"]
                 if closed:
-                    await interaction.followup.send(tr(
-                        locale, "I cannot send direct messages to {who}. You can still play: press **My screen** "
-                        "under the table message to see your screen and choices privately. To get DMs, allow "
-                        "direct messages from server members (Server → Privacy Settings).", info.kind,
-                        who=", ".join(closed)))
+                    await interaction.followup.send(note)
             except discord.HTTPException as exc:
                 log.warning("game %s started, but the Start click could not be answered: %s", game_id, exc)
             return
