@@ -544,11 +544,14 @@ class Tx:
                 return int(row[0]) + 1, None
         return (yield from self._packed_log_plan(game_id, entries=entries))
 
-    def _packed_log_plan(self, game_id: int, *, entries: bool) -> Plan:
+    def _packed_log_plan(self, game_id: int, *, entries: bool, below: int | None = None) -> Plan:
+        """(entries, the entries or None) of the packed log; ``below``: only those at positions under it (a
+        deferred log read after the game's own final commit packed it: the newest entries are the log's new
+        ones, which the PublicLog holds itself)."""
         packed = yield from self._packed_plan(game_id)
         if packed is None:
             return 0, [] if entries else None
-        positioned = [e for e in packed if len(e) > 3]
+        positioned = [e for e in packed if len(e) > 3 and (below is None or e[3] < below)]
         if any(e[3] != i for i, e in enumerate(positioned)):
             raise CorruptSnapshot("the packed public log has gaps")
         return len(positioned), [e[2] for e in positioned] if entries else None

@@ -180,7 +180,7 @@ class SqliteTx(Tx):
             if row[0] != _positions(len(log)):
                 raise CorruptSnapshot("the public log has gaps")
             return len(log), log
-        return (yield from self._packed_log_plan(game_id, entries=True))
+        return (yield from self._packed_log_plan(game_id, entries=True, below=below))
 
 
 @functools.lru_cache(maxsize=256)

@@ -317,3 +317,40 @@ def test_reads_within_the_tail_and_the_new_entries_need_no_load():
     assert fresh.since(7) == [7, 8, 9] and fresh[8:] == [8, 9] and fresh[20:] == [] and len(fresh) == 10
     assert not fresh.loaded and reads == [1]
     assert fresh[6] == 6 and fresh.loaded and reads == [1, 1]
+
+
+def _apply_until_done(state: dict, seat: int, action: dict) -> list[dict]:
+    if action.get("type") == "finish":
+        state["done"] = True
+    return _apply_and_count(state, seat, action)
+
+
+# A game whose views show the last lines of the log (as Splendor Duel's does), and that a "finish" move ends: the
+# final commit packs the game's events into one row before the service builds the views of the end.
+FINISHER = register(api.Game(
+    type=api.GameType(name="test_finisher", display_name="Finisher", min_seats=2, max_seats=2, dynamics="sealed",
+                      hidden_information=True),
+    new_game=_new_game, pending=lambda s: {} if s.get("done") else {
+        seat: api.Prompt(kind="move", key=f"m{s['moves']}") for seat in (0, 1)},
+    apply=_apply_until_done, view=lambda s, seat: {"last": [e.get("n") for e in s["log"][-3:]]},
+    default_action=lambda s, seat: {"type": "note"},
+    outcome=lambda s: api.Outcome((api.SeatResult(0, 1, True, rank=1), api.SeatResult(1, 0, False, rank=2)),
+                                   "done") if s.get("done") else None,
+))
+
+
+async def test_the_move_that_ends_a_game_is_applied_once_although_its_views_read_the_packed_log(logbook, caplog):
+    """The end's views read the log after the commit packed the game's events: the stored part is still only
+    the entries stored when the game was loaded, not the packed row's whole log, so it is not taken for damage
+    (which rolled the last move back and applied it a second time)."""
+    gid = (await logbook.create_lobby(1, 10, 100, "a", kind="test_finisher")).id
+    await logbook.join(gid, 101, "b")
+    await logbook.start(gid, 100)
+    await _notes(logbook, gid, 3)
+    SEEN.clear()
+    result = await logbook.submit(gid, 100, {"type": "finish"}, idempotency_key="finish")
+    assert SEEN.count("apply") == 1
+    assert "public log rejected" not in caplog.text
+    assert result.public_view == {"last": [-3, 4, -4]}
+    state = await logbook.full_state(gid)
+    assert [e["n"] for e in state["log"]] == _expected(4)
