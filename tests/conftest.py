@@ -3,6 +3,7 @@ the tests run in: the longest first."""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sys
@@ -46,6 +47,41 @@ LONGEST_FIRST = (
     "tests/darkness/test_properties.py",
     "tests/engine/test_illegal.py",
 )
+
+
+# A stored game that its own bot rejects (a snapshot rebuilt from the action log, an action run a second time
+# because its log read looked damaged) loses nothing, so no test would fail on it; it is still a bug unless the
+# test damaged the store on purpose. Such tests are marked damages_storage; in any other the warning fails it.
+STORAGE_REJECTIONS = ("snapshot rejected", "public log rejected")
+
+
+class _Rejections(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.found: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if any(words in message for words in STORAGE_REJECTIONS):
+            self.found.append(message)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "damages_storage: the test damages stored games on purpose, so the bot's"
+                                       " warnings that it rejected one are expected")
+
+
+@pytest.fixture(autouse=True)
+def _no_rejected_storage(request: pytest.FixtureRequest):
+    handler = _Rejections()
+    service_log = logging.getLogger("bot.service")
+    service_log.addHandler(handler)
+    try:
+        yield
+    finally:
+        service_log.removeHandler(handler)
+    if handler.found and request.node.get_closest_marker("damages_storage") is None:
+        pytest.fail("the bot rejected its own stored game: " + "; ".join(handler.found[:3]), pytrace=False)
 
 
 # Workers per core for `-n auto` (pyproject's addopts). The end-to-end tests spend most of their time waiting

@@ -292,6 +292,7 @@ async def test_abandon(service):
     assert await service.next_timer_due() is None
 
 
+@pytest.mark.damages_storage
 async def test_corrupt_snapshot_is_rebuilt_from_log(service, storage):
     gid, start = await started_game(service, humans=2)
     await play_round(service, gid, "r1")
@@ -332,6 +333,7 @@ async def test_a_snapshot_stored_as_zlib_before_lz4_loads_and_the_next_commit_wr
     assert [r.verdict for r in await check_database(storage)] == ["OK"]
 
 
+@pytest.mark.damages_storage
 async def test_snapshot_ahead_of_log_is_rejected_and_submit_repairs(service, storage):
     gid, start = await started_game(service, humans=2)
     async with storage.transaction() as tx:

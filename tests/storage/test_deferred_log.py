@@ -92,6 +92,7 @@ async def test_an_engine_that_reads_the_log_sees_every_entry(logbook):
     assert [e.get("n", "recap") for e in state["log"]] == [*_expected(5), "recap", 7, -7]
 
 
+@pytest.mark.damages_storage
 async def test_a_log_damaged_in_the_middle_is_read_again_with_the_game(logbook, storage):
     gid = await _started(logbook)
     for n in range(5):
@@ -283,6 +284,7 @@ async def test_an_engine_that_reads_the_whole_of_a_long_log_gets_it_and_is_appli
     assert again.duplicate and again.version == result.version
 
 
+@pytest.mark.damages_storage
 async def test_a_gap_in_the_tail_of_a_long_log_is_found_at_the_load(logbook, storage):
     gid = await _started(logbook)
     await _notes(logbook, gid, 12)
@@ -295,6 +297,7 @@ async def test_a_gap_in_the_tail_of_a_long_log_is_found_at_the_load(logbook, sto
     assert [e.get("n", "x") for e in state["log"]] == [*_expected(12), "x", "x"]
 
 
+@pytest.mark.damages_storage
 async def test_a_gap_before_the_tail_is_found_when_the_engine_reads_that_far(logbook, storage):
     gid = await _started(logbook)
     await _notes(logbook, gid, 12)
