@@ -113,6 +113,20 @@ def _menu(spec, op: str, ctx: SeatCtx):  # noqa: ANN001, ANN202
     return next((c for row in spec.rows for c in row if getattr(c, "custom_id", "") == ctx.control_id(op)), None)
 
 
+def test_the_choice_laws_options_read_as_words():
+    """Court of Honour's options name what they give ("any-colour circle bonus +1"), never a data key."""
+    from tests.darkness.test_darkness import dev_game
+
+    state = dev_game(modules=("aristocrats",), hand=[102], layout={"1:2": 4})
+    state["players"][0]["gems"] = gems(3, 3, 3, 3)
+    ctx, kind = _dev_ctx(state, 0)
+    draft = fresh_draft(ctx.key)
+    kind.on_control(ctx, draft, "card", ["play:102"])
+    kind.on_control(ctx, draft, "slot", [_menu(kind.render(ctx, draft), "slot", ctx).options[0].value])
+    labels = [o.label for o in _menu(kind.render(ctx, draft), "opt", ctx).options]
+    assert labels == ["2 diamonds", "any-colour circle bonus +1", "4 gems"]
+
+
 @pytest.mark.parametrize("number", [102, 103])
 def test_aristocrat_choice_laws_are_played_from_the_development_prompt(number: int):
     """The aristocrats' "choose one" laws offer their three options on the prompt, like the base game's."""

@@ -42,9 +42,12 @@ def reward_text(items: list[dict]) -> str:
             out.append(f"magic bonus +{item['value']}")
         elif kind == "circle_bonus":
             out.append(f"{item['color']} circle bonus +{item['value']}")
-        else:
+        elif kind == "any_circle_bonus":  # Times of Darkness
+            out.append(f"any-colour circle bonus +{item['value']}")
+        else:  # tokens and diamonds: the key is the word ("science", "2 diamonds")
             amount = item.get("amount", 1)
-            out.append(f"{amount} {kind}" if amount > 1 else kind)
+            word = kind.replace("_", " ")
+            out.append(f"{amount} {word}" if amount > 1 else word)
     return " + ".join(out)
 
 

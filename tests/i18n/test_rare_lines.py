@@ -1,0 +1,44 @@
+"""Lines that only some deals bring (so the whole-game tests may never meet them) read in Swedish: each was
+found in English by scripts/i18n_missing.py over games with the expansion's modules."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import catalogue
+from bot.presenters.viceroy.common import reward_text
+from tests.i18n.english import english_left
+
+NAMES = {"Ann", "Bo", "Cy"}
+
+LINES = [
+    # Royal Favor (base game law)
+    "Ann puts #12 Captain under Royal Favor.",
+    "Bo has no free card to put under Royal Favor.",
+    "Free card to put under Royal Favor",
+    # a law placed in place of a card (Times of Darkness' Usurpation)
+    "Ann plays #104 Usurpation in place of #23 Grandee",
+    # gems for a discarded card, and none when the reserve is empty
+    "Choose 4 gems from the reserve (discarding a card).",
+    "Ann gets no gems (reward of #12 Captain): the reserve is empty.",
+    "Ann gets no gems (domain card): the reserve is empty.",
+    # the reveal of a round with a diamond bid, every kind of sealed choice beside it
+    "Round 3 shows Ann: a diamond; Bo: a pass. Diamond bidders choose their colour now.",
+    "Round 3 shows Ann: red for #12 Captain; Bo: a diamond; Cy: an attack. Diamond bidders choose their colour now.",
+    "Round 3 shows Ann: a diamond; Bo: red for #12 Captain. Diamond bidders choose their colour now.",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_rare_line_reads_in_swedish(line: str):
+    sv = catalogue("sv", "viceroy")
+    assert sv.missing(line, known=tuple(NAMES)) == []
+    assert english_left(sv.text(line), NAMES) == [], sv.text(line)
+
+
+def test_court_of_honours_options_read_in_swedish():
+    """The options of a choose-one law as the prompt labels them (Court of Honour, #102)."""
+    sv = catalogue("sv", "viceroy")
+    labels = [reward_text([o]) for o in ({"type": "diamonds", "amount": 2}, {"type": "any_circle_bonus", "value": 1},
+                                         {"type": "gems", "amount": 4})]
+    assert [sv.text(label) for label in labels] == ["2 diamanter", "cirkelbonus i valfri färg +1", "4 ädelstenar"]
