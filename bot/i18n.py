@@ -68,6 +68,7 @@ def _compile(source: str, target: str) -> _Template:
     names: list[str] = []
     parts: list[str] = []
     pos = 0
+    joins = bool(_JOIN.fullmatch(source))
     for m in _PLACEHOLDER.finditer(source):
         parts.append(re.escape(source[pos:m.start()]))
         name = m.group(1)
@@ -75,7 +76,7 @@ def _compile(source: str, target: str) -> _Template:
             parts.append(f"(?P={name})")
         else:
             names.append(name)
-            parts.append(f"(?P<{name}>{_pattern(name)})")
+            parts.append(f"(?P<{name}>{_pattern(name, joins)})")
         pos = m.end()
     parts.append(re.escape(source[pos:]))
     return _Template(re.compile("^" + "".join(parts) + "$", re.DOTALL), tuple(names), target,
@@ -88,13 +89,16 @@ _NUMBER = r"[-+]?\d+"
 _SPOT = r"[A-Z]\d{1,2}"
 
 
-def _pattern(name: str) -> str:
-    """What a placeholder matches, by its name (see the module's docstring)."""
+def _pattern(name: str, joins: bool = False) -> str:
+    """What a placeholder matches, by its name (see the module's docstring); ``joins``: the template is two
+    placeholders and a word joining them."""
     if _is_number(name):
         return _NUMBER
     if name.rstrip("0123456789") == "spot":
         return _SPOT
-    return _WORD if _is_word(name) else _ANY
+    if _is_word(name):
+        return _WORD
+    return _ITEM_TEXT if joins else _ANY
 
 
 def _is_number(name: str) -> bool:
@@ -107,6 +111,14 @@ _WORD = r"[^\s,;*]+"  # never a bold mark: "{x} as {colour}" must not end inside
 # Never across "; ", which joins the parts of a line, nor across the end of a sentence: each part and sentence
 # has its own template ("{who} takes {x} from {y}." must not take "Last round: Ann" for a name).
 _ANY = r"(?:(?!; |[.!?] ).)+?"
+
+
+# A template that is only two values and a word joining them ("{a} or {b}") joins two items, never two lists: its
+# values do not reach across ", ", or it would take "no penalty, discard a science or magic token" for one "or"
+# and leave the list's items, whose entries the catalogue has, untranslated.  (An arrow or a plus may join
+# longer texts: "{x} → {y}" leads Pyramido's plan to "at B, second block west → ...".)
+_JOIN = re.compile(r"\{\w+\} [^\W\d_]+ \{\w+\}")
+_ITEM_TEXT = r"(?:(?!; |, |[.!?] ).)+?"
 
 
 def _is_word(name: str) -> bool:
@@ -207,6 +219,10 @@ class Catalogue:
             inner = self._match(m.group(2), spanning)
             if inner is not None:
                 return m.group(1) + inner + m.group(1)
+        if body.endswith(".") and not body.endswith(".."):  # the last item of a list, ending its sentence
+            inner = self._match(body[:-1], spanning)
+            if inner is not None and not inner.endswith("."):
+                return inner + "."
         return None
 
     def _segment(self, text: str, missing: list[str] | None, skip: frozenset[str] = frozenset()) -> str:

@@ -152,9 +152,10 @@ def main() -> None:
     words = ENGLISH | {"pyramido": PYRAMIDO, "splendor_duel": SPLENDOR_DUEL}.get(package, frozenset())
     leaks: Counter[str] = Counter()
     for text in seen:
-        for line in cat.text(text).split("\n"):
-            if english_left(line, set(names), words) and " ".join(line.split()) not in rules_page:
-                leaks[normalise(line, names)] += 1
+        for line in text.split("\n"):
+            translated = cat.text(line)
+            if english_left(translated, set(names), words) and " ".join(line.split()) not in rules_page:
+                leaks[normalise(translated, names)] += 1
     print(f"{len(leaks)} distinct translated lines with English words left in them")
     for line, count in leaks.most_common():
         print(f"{count:6d}  {line}")

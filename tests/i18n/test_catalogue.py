@@ -181,3 +181,24 @@ def test_a_list_is_translated_item_by_item_inside_bold_marks_and_templates():
     assert cat.text("**2 red, 1 red**") == "**2 röda, 1 röd**"
     assert cat.text("**2 red, 3 green** (suggested)") == "**2 röda, 3 gröna** (förslag)"
     assert cat.missing("**2 red, 3 blue**") == ["3 blue"]
+
+
+def test_a_template_of_two_values_and_a_joining_word_never_takes_a_list():
+    """"{a} or {b}" joins two items: in "no penalty, discard a science or magic token" the list's items are
+    translated each by its own entry, not the whole list as one "or"."""
+    sv = Catalogue("sv", {"{a} or {b}": "{a} eller {b}", "no penalty": "inget straff",
+                          "discard a science or magic token": "kasta en vetenskaps- eller magimarkör",
+                          "red": "röd", "blue": "blå", "Your tokens: {x}": "Dina markörer: {x}"})
+    assert sv.text("no penalty, discard a science or magic token") == "inget straff, kasta en vetenskaps- eller magimarkör"
+    assert sv.text("*Your tokens: no penalty, discard a science or magic token*") == (
+        "*Dina markörer: inget straff, kasta en vetenskaps- eller magimarkör*")
+    assert sv.text("red or blue") == "röd eller blå"
+    assert sv.text("red, red or blue") == "röd, röd eller blå"
+
+
+def test_the_last_item_of_a_list_ending_its_sentence_is_translated_with_its_full_stop():
+    sv = Catalogue("sv", {"no penalty": "inget straff", "-{n} PP per magic token": "-{n} PP per magimarkör",
+                          "Ann: {x}": "Ann: {x}"})
+    assert sv.text("no penalty, -2 PP per magic token.") == "inget straff, -2 PP per magimarkör."
+    assert sv.missing("no penalty, -2 PP per magic token.") == []
+    assert sv.text("Nothing here.") == "Nothing here." and sv.missing("Nothing here.") == ["Nothing here."]

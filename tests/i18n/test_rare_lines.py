@@ -22,6 +22,15 @@ LINES = [
     "Choose 4 gems from the reserve (discarding a card).",
     "Ann gets no gems (reward of #12 Captain): the reserve is empty.",
     "Ann gets no gems (domain card): the reserve is empty.",
+    # a seat left with no card at the auction
+    "Ann got no card and passes.",
+    # gems partly from the combat card (Invasion)
+    "Ann takes 3 gems (reward of #40 Brigand / Robber, 1 from the combat card).",
+    # judgement tokens (Underworld): a list whose items hold an "or", in italics, and its last item ending the
+    # sentence
+    "*Your judgement tokens: no penalty, -2 PP, discard a science or magic token*",
+    "Your judgement tokens: discard a magic or defense token, discard a defense or science token.",
+    "Judgement tokens are revealed. Ann: no penalty, -2 PP per magic token; Bo: -1 PP, discard a science token.",
     # the reveal of a round with a diamond bid, every kind of sealed choice beside it
     "Round 3 shows Ann: a diamond; Bo: a pass. Diamond bidders choose their colour now.",
     "Round 3 shows Ann: red for #12 Captain; Bo: a diamond; Cy: an attack. Diamond bidders choose their colour now.",
