@@ -31,6 +31,21 @@ LINES = [
     "*Your judgement tokens: no penalty, -2 PP, discard a science or magic token*",
     "Your judgement tokens: discard a magic or defense token, discard a defense or science token.",
     "Judgement tokens are revealed. Ann: no penalty, -2 PP per magic token; Bo: -1 PP, discard a science token.",
+    # a single-colour circle when the reserve has none of its gem, and an infinite gem the reserve lacks
+    "Ann completes a single-colour blue circle; no blue gem is left.",
+    "No red gem is left for Ann's infinite gem.",
+    "Nothing worth painting: finish",
+    # the solo game's virtual opponents (every solo game shows them)
+    "Round 3 bids: Ann bids red for #12 Captain; virtual opponents bid blue, nothing.",
+    "The virtual opponent takes #12 Captain; it is discarded.",
+    "A virtual opponent takes #12 Captain (red); it is discarded.",
+    "The virtual opponent also bid blue: a new round starts.",
+    "Two virtual opponents bid red: both characters there are discarded.",
+    "Ann discards #12 Captain from the auction.",
+    "Ann attacked but nothing is left; the token is kept.",
+    # diamonds and an infinite gem from the combat card (Invasion)
+    "Ann takes 2 diamonds from the combat card.",
+    "Ann takes the infinite gem from the combat card.",
     # the reveal of a round with a diamond bid, every kind of sealed choice beside it
     "Round 3 shows Ann: a diamond; Bo: a pass. Diamond bidders choose their colour now.",
     "Round 3 shows Ann: red for #12 Captain; Bo: a diamond; Cy: an attack. Diamond bidders choose their colour now.",

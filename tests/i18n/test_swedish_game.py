@@ -18,15 +18,17 @@ MONSTERS = {m["name"] for m in MONSTER_CARDS.values()}  # proper names too, as t
 
 
 # The base game, and Times of Darkness: domain cards, diamonds and the revised laws, with the aristocrats, with
-# the revised two-player game, and with the Invasion and the Underworld.
-@pytest.mark.parametrize("modules", ["", "darkness,aristocrats", "darkness,duo", "darkness,invasion,underworld"])
-async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str,
+# the revised two-player game, and with the Invasion and the Underworld; and the solo game against the virtual
+# opponents.
+@pytest.mark.parametrize(("modules", "seats"), [("", 2), ("darkness,aristocrats", 2), ("darkness,duo", 2),
+                                                ("darkness,invasion,underworld", 2), ("", 1)])
+async def test_a_whole_game_in_swedish_leaves_no_english(fake_discord: FakeDiscord, tmp_path, modules: str, seats: int,
                                                          monkeypatch: pytest.MonkeyPatch):
     world = fake_discord
     messages = Messages(world)
-    options = {"seats": 2, **({"modules": modules} if modules else {})}
-    async with swedish_game(world, tmp_path, "viceroy", ("Ann", "Bo"), monkeypatch, guild_name="Viceroyklubben",
-                            watch=messages.watch, **options) as (table, pictures):
+    options = {"seats": seats, **({"modules": modules} if modules else {})}
+    async with swedish_game(world, tmp_path, "viceroy", ("Ann", "Bo")[:seats], monkeypatch,
+                            guild_name="Viceroyklubben", watch=messages.watch, **options) as (table, pictures):
         sims = [SimulatedPlayer(world, u, table.channel, seed=i) for i, u in enumerate(table.users)]
         await play_together(sims, timeout=600)
         await world.idle(timeout=30)
