@@ -118,7 +118,7 @@ _ANY = r"(?:(?!; |[.!?] ).)+?"
 # and leave the list's items, whose entries the catalogue has, untranslated.  (An arrow or a plus may join
 # longer texts: "{x} → {y}" leads Pyramido's plan to "at B, second block west → ...".)
 _JOIN = re.compile(r"\{\w+\} [^\W\d_]+ \{\w+\}")
-_ITEM_TEXT = r"(?:(?!; |, |[.!?] ).)+?"
+_ITEM_TEXT = r"(?:(?!; |, |: |[.!?] ).)+?"  # nor across a label's colon ("Your tokens: a or b")
 
 
 def _is_word(name: str) -> bool:

@@ -192,6 +192,8 @@ def test_a_template_of_two_values_and_a_joining_word_never_takes_a_list():
     assert sv.text("no penalty, discard a science or magic token") == "inget straff, kasta en vetenskaps- eller magimarkör"
     assert sv.text("*Your tokens: no penalty, discard a science or magic token*") == (
         "*Dina markörer: inget straff, kasta en vetenskaps- eller magimarkör*")
+    assert sv.text("*Your tokens: discard a science or magic token*") == (
+        "*Dina markörer: kasta en vetenskaps- eller magimarkör*")
     assert sv.text("red or blue") == "röd eller blå"
     assert sv.text("red, red or blue") == "röd, röd eller blå"
 

@@ -29,6 +29,7 @@ LINES = [
     # judgement tokens (Underworld): a list whose items hold an "or", in italics, and its last item ending the
     # sentence
     "*Your judgement tokens: no penalty, -2 PP, discard a science or magic token*",
+    "*Your judgement tokens: discard a magic or defense token*",
     "Your judgement tokens: discard a magic or defense token, discard a defense or science token.",
     "Judgement tokens are revealed. Ann: no penalty, -2 PP per magic token; Bo: -1 PP, discard a science token.",
     # a single-colour circle when the reserve has none of its gem, and an infinite gem the reserve lacks
@@ -66,3 +67,17 @@ def test_court_of_honours_options_read_in_swedish():
     labels = [reward_text([o]) for o in ({"type": "diamonds", "amount": 2}, {"type": "any_circle_bonus", "value": 1},
                                          {"type": "gems", "amount": 4})]
     assert [sv.text(label) for label in labels] == ["2 diamanter", "cirkelbonus i valfri färg +1", "4 ädelstenar"]
+
+
+@pytest.mark.parametrize("line", [
+    # an architect who could not fill a floor, with the tie-breaks of a tied total
+    "**Ann**: 40 (Unused single block cards (1st tie-break) 3, Best single floor (2nd tie-break) 5)"
+    " — lost: could not fill the gaps of a floor",
+    "**Ann**: 40 — lost: could not fill the gaps of a floor",
+])
+def test_a_rare_pyramido_line_reads_in_swedish(line: str):
+    from tests.i18n.english import ENGLISH, PYRAMIDO
+
+    sv = catalogue("sv", "pyramido")
+    assert sv.missing(line, known=tuple(NAMES)) == []
+    assert english_left(sv.text(line), NAMES, ENGLISH | PYRAMIDO) == [], sv.text(line)
