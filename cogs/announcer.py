@@ -18,6 +18,7 @@ import functools
 import io
 import json
 import logging
+import operator
 import time
 import zlib
 from collections.abc import AsyncIterator, Callable
@@ -164,7 +165,6 @@ class _TimeoutResponse:
     reason = "Timeout"
 
 
-
 def of_game(kind_of: Callable[[Any], str]) -> Callable[[Any], Any]:
     """A method that builds and sends the messages of one game, the kind of which ``kind_of`` reads from its
     first argument (a result, a reminder, an outbox row): inside it their texts are that game's, English while
@@ -178,8 +178,8 @@ def of_game(kind_of: Callable[[Any], str]) -> Callable[[Any], Any]:
     return wrap
 
 
-def _kind(result: Any) -> str:
-    return result.kind
+_kind = operator.attrgetter("kind")  # a result's or a reminder's game
+
 
 class Announcer:
     def __init__(self, client: discord.Client, service: GameService,

@@ -28,23 +28,9 @@ from bot.autoplay import SimulatedPlayer  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.i18n import catalogue  # noqa: E402
 from bot.localdiscord import FakeDiscord, close_client, connect_client, restore_discord_py  # noqa: E402
+from tests.i18n.english import ENGLISH, PYRAMIDO, SPLENDOR_DUEL, english_left, message_texts  # noqa: E402
 
 NAMES = ("Ann", "Bo", "Cy", "Di")
-
-
-def message_texts(msg: Any) -> list[str]:
-    """Every player-facing text of a message as the fake stores it."""
-    texts = [msg.content]
-    for embed in msg.embeds:
-        texts += [embed.get("title") or "", embed.get("description") or "", (embed.get("footer") or {}).get("text", "")]
-        for f in embed.get("fields") or []:
-            texts += [f.get("name") or "", f.get("value") or ""]
-    texts += msg.text_displays()  # a components V2 layout
-    for comp in msg.iter_components():
-        texts += [comp.get("label") or "", comp.get("placeholder") or ""]
-        for opt in comp.get("options") or []:
-            texts += [opt.get("label") or "", opt.get("description") or ""]
-    return [t for t in texts if t]
 
 
 def normalise(part: str, names: tuple[str, ...]) -> str:
@@ -148,7 +134,6 @@ def main() -> None:
     # A template with a wide placeholder ("{x}: a diamond") can carry English through in its value, which the
     # catalogue does not count as missing: the translated lines are also scanned for the English words the
     # whole-game tests look for (tests/i18n/english.py).
-    from tests.i18n.english import ENGLISH, PYRAMIDO, SPLENDOR_DUEL, english_left
     words = ENGLISH | {"pyramido": PYRAMIDO, "splendor_duel": SPLENDOR_DUEL}.get(package, frozenset())
     leaks: Counter[str] = Counter()
     for text in seen:
