@@ -81,3 +81,39 @@ def test_a_rare_pyramido_line_reads_in_swedish(line: str):
     sv = catalogue("sv", "pyramido")
     assert sv.missing(line, known=tuple(NAMES)) == []
     assert english_left(sv.text(line), NAMES, ENGLISH | PYRAMIDO) == [], sv.text(line)
+
+
+# Refusals whose text is built outside the ``IllegalAction(...)`` call (tests/i18n/test_refusals.py reads the
+# ones written in it): a phase's "not now", a painting's or a payment's problem, an answer left over.
+PASSED_IN = [
+    ("viceroy", "You are out of this auction phase; wait for the development phase."),
+    ("viceroy", "You are out of this development phase; wait for the next turn."),
+    ("viceroy", "You have nothing to decide now."),
+    ("viceroy", "Each painted section needs a slot, a section and a colour."),
+    ("viceroy", "'pink' is not a gem colour (use red, green, blue, yellow)."),
+    ("viceroy", "'middle' is not a card section (use top_left, top_right, bottom_left, bottom_right)."),
+    ("viceroy", "There is no card at position 9:9 in your pyramid."),
+    ("viceroy", "The number of red gems must be a whole number, 0 or more."),
+    ("viceroy", "Archive must be yes or no."),
+    ("splendor_duel", "You hold only 1 red token(s), not 2."),
+    ("splendor_duel", "L1-05 needs only 1 blue after your bonuses."),
+    ("splendor_duel", "That payment is 1 token(s) short for L1-05."),
+    ("splendor_duel", "That payment spends 1 gold more than L1-05 needs."),
+    ("splendor_duel", "You cannot pay for L1-03: 1 token(s) short even with your gold."),
+    ("splendor_duel", "L1-04 gives no token to take now: leave out the token to take."),
+    ("splendor_duel", "L1-04 steals nothing now: leave out the token to steal."),
+    ("splendor_duel", "Your crowns do not reach a new royal card with this purchase: leave out the royal card."),
+    ("splendor_duel", "No royal card lets you steal now: leave out the royal steal."),
+    ("splendor_duel", "First player must be one of: Random, Seat 1, Seat 2."),
+    ("pyramido", "Starting architect must be one of: Random, First seat."),
+]
+
+
+@pytest.mark.parametrize(("game", "line"), PASSED_IN)
+def test_a_refusal_built_outside_its_raise_reads_in_swedish(game: str, line: str):
+    from tests.i18n.english import ENGLISH, PYRAMIDO, SPLENDOR_DUEL
+
+    words = {"splendor_duel": ENGLISH | SPLENDOR_DUEL, "pyramido": ENGLISH | PYRAMIDO}.get(game, ENGLISH)
+    for sv in (catalogue("sv", game), catalogue("sv")):  # the game's texts, and every game's (a click's reply)
+        assert sv.missing(line, known=tuple(NAMES)) == []
+        assert english_left(sv.text(line), NAMES, words) == [], sv.text(line)
