@@ -235,6 +235,9 @@ class Game:
     def options_for(self, options: Mapping[str, Any], seats: int) -> dict:
         """Validated options (type defaults filled in), then the game's own normalisation."""
         if not self.type.min_seats <= seats <= self.type.max_seats:
+            if self.type.min_seats == self.type.max_seats:
+                raise IllegalAction("bad_seats", f"{self.type.display_name} is played by exactly "
+                                    f"{self.type.min_seats} players.")
             raise IllegalAction("bad_seats", f"{self.type.display_name} is played by {self.type.min_seats}"
                                 f"–{self.type.max_seats} players.")
         out: dict[str, Any] = {}

@@ -383,6 +383,8 @@ def _validate_fill(state: dict, seat: int, action: Mapping[str, Any]) -> list[di
     gaps = gap_cells(state, seat)
     specs = action.get("cards")
     if not isinstance(specs, list) or len(specs) != len(gaps):
+        if len(gaps) == 1:
+            raise IllegalAction("bad_fill", "Fill the gap with one single block card.")
         raise IllegalAction("bad_fill", f"Fill each of the {len(gaps)} gaps with one single block card.")
     used: set[int] = set()
     todo = set(gaps)

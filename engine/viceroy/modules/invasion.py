@@ -235,7 +235,9 @@ def _check_gems(state: dict, seat: int, decision: dict, action: dict) -> dict:
     pool = available(state, seat)
     for c in COLORS:
         if gems[c] > pool[c]:
-            raise IllegalAction(f"The reserve and your combat card have only {pool[c]} {c} gems.", "reserve_short")
+            n = pool[c]
+            raise IllegalAction(f"The reserve and your combat card have only {n} {c} gem{'' if n == 1 else 's'}.",
+                                "reserve_short")
     return {"gems": gems}
 
 
@@ -382,14 +384,17 @@ def validate_combat(state: dict, seat: int, action: dict) -> dict:
     card_diamonds = _count(action.get("card_diamonds"), "diamonds from your combat card")
     for c in COLORS:
         if gems[c] > player["gems"][c]:
-            raise IllegalAction(f"You have {player['gems'][c]} {c} gems behind your screen.", "no_gem")
+            n = player["gems"][c]
+            raise IllegalAction(f"You have {n} {c} gem{'' if n == 1 else 's'} behind your screen.", "no_gem")
         if card_gems[c] > card["gems"][c]:
-            raise IllegalAction(f"Your combat card holds {card['gems'][c]} {c} gems.", "no_gem")
+            n = card["gems"][c]
+            raise IllegalAction(f"Your combat card holds {n} {c} gem{'' if n == 1 else 's'}.", "no_gem")
     held = common.held(state, seat) if common.NAME in state["ext"] else 0
     if diamonds > held:
-        raise IllegalAction(f"You have {held} diamonds behind your screen.", "no_diamond")
+        raise IllegalAction(f"You have {held} diamond{'' if held == 1 else 's'} behind your screen.", "no_diamond")
     if card_diamonds > card["diamonds"]:
-        raise IllegalAction(f"Your combat card holds {card['diamonds']} diamonds.", "no_diamond")
+        n = card["diamonds"]
+        raise IllegalAction(f"Your combat card holds {n} diamond{'' if n == 1 else 's'}.", "no_diamond")
     paid = {c: gems[c] + card_gems[c] for c in COLORS}
     out = {"type": "combat", "defeat": defeat, "gems": gems, "card_gems": card_gems, "diamonds": diamonds,
            "card_diamonds": card_diamonds, "recolour": [], "stand_for": zero(),
