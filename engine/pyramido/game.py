@@ -370,7 +370,7 @@ def _validate_place(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     refill = action.get("refill")
     if piles:
         if refill not in piles or isinstance(refill, bool):
-            names = " or ".join(f"pile {p + 1} ({p})" for p in piles)
+            names = " or ".join(f"pile {p + 1}" for p in piles)
             raise IllegalAction("bad_refill", f"Refill the quarry from {names}.")
     elif refill is not None:
         raise IllegalAction("bad_refill", "Both piles behind that quarry space are empty.")
