@@ -103,6 +103,12 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
 
 
+def _takeable(select: dict) -> list[str]:
+    """The options a player can take: one marked ✖ (kept on the menu with its reason) is answered with that
+    reason in a reply of its own, not by updating the prompt, which the timed click waits for."""
+    return [o["value"] for o in select["options"] if not str(o.get("label", "")).startswith("\u2716")]
+
+
 async def _timed_click(world: FakeDiscord, user, msg, custom_id: str, values: list[str] | None) -> tuple[float, float]:
     before = world.messages[msg.id].edits
     t0 = time.perf_counter()
@@ -152,7 +158,7 @@ async def bench_viceroy(games: int, clicks: int, count: int,
     for _ in range(count):  # counted clicks: each one alone, then the bot goes quiet
         user, msg = rng.choice(tables)
         choose = controls(world.messages[msg.id])["choose"]
-        value = rng.choice([o["value"] for o in choose["options"]])
+        value = rng.choice(_takeable(choose))
         before = counters.snap()
         await _timed_click(world, user, msg, choose["custom_id"], [value])
         clicked = counters.snap()
@@ -163,7 +169,7 @@ async def bench_viceroy(games: int, clicks: int, count: int,
     for _ in range(clicks):
         user, msg = rng.choice(tables)
         choose = controls(world.messages[msg.id])["choose"]
-        value = rng.choice([o["value"] for o in choose["options"]])
+        value = rng.choice(_takeable(choose))
         ack, done = await _timed_click(world, user, msg, choose["custom_id"], [value])
         acks.append(ack)
         dones.append(done)

@@ -218,8 +218,11 @@ def designed_rows(name: str, r: dict, keys: list[str], limit: float, min_plays: 
     return out
 
 
-def _strongest(result: dict, min_plays: int) -> tuple[str, float]:
+def _strongest(name: str, result: dict, min_plays: int) -> tuple[str, float]:
     base = {k: v for k, v in result["shifts"].items() if k not in result["designed"] and v[0] >= min_plays}
+    if not base:  # too few games for any base card to be seen often enough: no limit to compare with
+        raise SystemExit(f"No base card was in play {min_plays} times in {result['games']} games of "
+                         f"{name}: play more games (--games) or lower --min-plays.")
     key = max(base, key=lambda k: abs(base[k][1]))
     return key, base[key][1]
 
@@ -240,11 +243,11 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
     for name, r in results.items():
         if r["players"] == 1 or not r["designed"]:
             continue
-        here_key, here = _strongest(r, min_plays)
+        here_key, here = _strongest(name, r, min_plays)
         # The limit: the strongest base card of the base game (modules off) with the same seats, where every base
         # card is in play (a revised law replaces its base card in the module's own games).
         ref_name = next(n for n, x in results.items() if x["players"] == r["players"] and not x["modules"])
-        strongest_key, strongest_shift = _strongest(results[ref_name], min_plays)
+        strongest_key, strongest_shift = _strongest(ref_name, results[ref_name], min_plays)
         strongest = abs(strongest_shift)
         lines += [f"### {name}", "",
                   f"Limit: the strongest base card of *{ref_name}*, {strongest_key}, shift {strongest_shift:+.3f}. "
@@ -267,7 +270,7 @@ def report(results: dict, min_plays: int) -> tuple[str, list[str]]:
                 lines.append(f"| {name} | {statistics.mean(counts):.2f} | {share:.1%} | (solo) | | |")
                 continue
             ref_name = next(n for n, x in results.items() if x["players"] == r["players"] and not x["modules"])
-            limit = abs(_strongest(results[ref_name], min_plays)[1])
+            limit = abs(_strongest(ref_name, results[ref_name], min_plays)[1])
             shift = r["penalty"][1]
             ok = -limit <= shift < 0
             if not ok:
@@ -398,7 +401,7 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
                          "(solo) | | | |")
             continue
         ref_name = next(k for k, x in base.items() if x["players"] == r["players"] and not x["modules"])
-        limit = abs(_strongest(base[ref_name], min_plays)[1])
+        limit = abs(_strongest(ref_name, base[ref_name], min_plays)[1])
         ok = abs(shift) <= limit and statistics.mean(points) < 0 and r["changed"] > 0
         if not ok:
             failures.append(f"{name}: {HEAVY} shift {shift:+.3f} (limit {limit:.3f})")
@@ -408,7 +411,7 @@ def underworld_report(results: dict, base: dict, min_plays: int) -> tuple[str, l
         if r["players"] == 1 or not r["designed"]:
             continue
         ref_name = next(k for k, x in base.items() if x["players"] == r["players"] and not x["modules"])
-        strongest_key, strongest_shift = _strongest(base[ref_name], min_plays)
+        strongest_key, strongest_shift = _strongest(ref_name, base[ref_name], min_plays)
         lines += ["", f"### {name}", "",
                   f"Limit: the strongest base card of *{ref_name}*, {strongest_key}, shift {strongest_shift:+.3f}.", "",
                   *DESIGNED_HEADER]
