@@ -3,8 +3,10 @@
     python -m benchmarks.bench_service [--games 100] [--submissions 2000] [--finished 20] [--db-dir DIR]
 
 Uses the Viceroy engine: `--games` active 3-seat games (2 humans + 1 AI) are created and advanced, then
-random submissions are timed one at a time (the AI move choice is made outside the timed part).  Then
-`--finished` games are played to the end in a fresh database and its growth per game is reported.
+random submissions are timed one at a time.  The AI seat moves as it does in the bot: not inside the
+submission that makes it due (the service's ``ai_inline=False``) but through ``ai_work`` / ``commit_ai``,
+outside the timed part, as the bot's AI worker does; the simulated humans' move choice is made outside it
+too.  Then `--finished` games are played to the end in a fresh database and its growth per game is reported.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.ai_runner import _think
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.storage import Storage
@@ -29,6 +32,7 @@ async def new_game(service: GameService, channel: int, seed: int) -> int:
     await service.join(game.id, 1001 + channel * 10, "b")
     await service.add_ai(game.id, 1000 + channel * 10)
     await service.start(game.id, 1000 + channel * 10, seed=seed)
+    await ai_moves(service, game.id)
     return game.id
 
 
@@ -42,13 +46,20 @@ async def next_move(service: GameService, gid: int, rng: random.Random):
     return pend[seat].user_id, ai.choose_action(state, seat, rng), pend[seat].prompt_key
 
 
+async def ai_moves(service: GameService, gid: int) -> None:
+    """The AI seats' moves, as the bot's AI worker makes them: read, think, commit (never timed)."""
+    while (work := await service.ai_work(gid)) is not None:
+        if await service.commit_ai(gid, _think(work)) is None:
+            return
+
+
 def db_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
 async def bench_latency(db: Path, games: int, submissions: int) -> dict:
     storage = await Storage.open(db)
-    service = GameService(storage, clock=ManualClock())
+    service = GameService(storage, clock=ManualClock(), ai_inline=False)
     rng = random.Random(7)
     ids = [await new_game(service, ch, seed=ch) for ch in range(games)]
     # advance every game a little so snapshots are realistic, not fresh deals
@@ -59,6 +70,7 @@ async def bench_latency(db: Path, games: int, submissions: int) -> dict:
                 break
             user, action, key = move
             await service.submit(gid, user, action, idempotency_key=f"warm-{gid}-{i}", prompt_key=key)
+            await ai_moves(service, gid)
     latencies: list[float] = []
     replaced = 0
     for n in range(submissions):
@@ -73,6 +85,7 @@ async def bench_latency(db: Path, games: int, submissions: int) -> dict:
         t0 = time.perf_counter()
         await service.submit(gid, user, action, idempotency_key=f"b-{n}", prompt_key=key)
         latencies.append(time.perf_counter() - t0)
+        await ai_moves(service, gid)
     await storage.close()
     latencies.sort()
     return {
@@ -87,11 +100,11 @@ async def bench_latency(db: Path, games: int, submissions: int) -> dict:
 
 async def bench_size(db: Path, finished: int) -> dict:
     storage = await Storage.open(db)
-    service = GameService(storage, clock=ManualClock())
+    service = GameService(storage, clock=ManualClock(), ai_inline=False)
     await storage.close()
     empty = db_bytes(db)
     storage = await Storage.open(db)
-    service = GameService(storage, clock=ManualClock())
+    service = GameService(storage, clock=ManualClock(), ai_inline=False)
     rng = random.Random(3)
     actions = 0
     for g in range(finished):
@@ -102,6 +115,7 @@ async def bench_size(db: Path, finished: int) -> dict:
                 break
             user, action, key = move
             await service.submit(gid, user, action, idempotency_key=f"s-{gid}-{i}", prompt_key=key)
+            await ai_moves(service, gid)
         assert (await service.game(gid)).status == "finished"
     async with storage.reading() as tx:
         actions = (await tx._one("SELECT COUNT(*) FROM actions"))[0]

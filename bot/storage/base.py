@@ -44,6 +44,9 @@ Plan = Generator[Request, Any, Any]
 LOG_KEY = "log"
 
 _TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
+# An action row without its stored result (what a finished game keeps, Tx._pack_plan).
+_ACTION_COLS = "id, game_id, seq, seat, action, idempotency_key, kind, created_at"
+_ACTION_COUNT = _ACTION_COLS.count(",") + 1
 
 # The last log position of a game: its newest positioned row (positions follow seq; see the migration that
 # dropped game_events_log), found by walking the primary key back from the game's last event.
@@ -758,7 +761,15 @@ class Tx:
             yield ("write", "DELETE FROM game_events WHERE game_id=?", (game_id,))
             yield ("write", "INSERT INTO game_events (game_id, seq, version, event, created_at, packed, packed_data)"
                    " VALUES (?,?,?,'',?,1,?)", (game_id, rows[-1][0], rows[-1][1], time.time(), blob))
-        yield ("write", "UPDATE actions SET result=NULL WHERE game_id=? AND result IS NOT NULL", (game_id,))
+        # Its stored results go (they only serve retries of a live interaction).  The rows are deleted and
+        # written again, with the same ids, rather than their results set to NULL: SQLite never merges pages
+        # that an UPDATE leaves mostly empty (it rebalances a page only when a row is deleted from it), so
+        # NULLing kept every action's page as large as with its result, 1.1 kB per action against 0.2 kB.
+        kept = yield ("all", f"SELECT {_ACTION_COLS} FROM actions WHERE game_id=? ORDER BY id", (game_id,))
+        if kept:
+            yield ("write", "DELETE FROM actions WHERE game_id=?", (game_id,))
+            yield ("many", f"INSERT INTO actions ({_ACTION_COLS}) VALUES ({','.join('?' * _ACTION_COUNT)})",
+                   [tuple(r) for r in kept])
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
         # The outbox stays: an end announcement delivered again after Discord's nonce window looks for its
