@@ -36,7 +36,7 @@ else:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app import ViceroyBot  # noqa: E402  (GameMasterBot; the old name works on every checkout)
-from bot.autoplay import SimulatedPlayer, controls  # noqa: E402
+from bot.autoplay import SimulatedPlayer, controls, takeable  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.localdiscord import FakeDiscord, close_client, connect_client  # noqa: E402
 from bot.service import GameService  # noqa: E402
@@ -103,12 +103,6 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
 
 
-def _takeable(select: dict) -> list[str]:
-    """The options a player can take: one marked ✖ (kept on the menu with its reason) is answered with that
-    reason in a reply of its own, not by updating the prompt, which the timed click waits for."""
-    return [o["value"] for o in select["options"] if not str(o.get("label", "")).startswith("\u2716")]
-
-
 async def _timed_click(world: FakeDiscord, user, msg, custom_id: str, values: list[str] | None) -> tuple[float, float]:
     before = world.messages[msg.id].edits
     t0 = time.perf_counter()
@@ -158,7 +152,7 @@ async def bench_viceroy(games: int, clicks: int, count: int,
     for _ in range(count):  # counted clicks: each one alone, then the bot goes quiet
         user, msg = rng.choice(tables)
         choose = controls(world.messages[msg.id])["choose"]
-        value = rng.choice(_takeable(choose))
+        value = rng.choice(takeable(choose))  # a ✖ option is refused in a reply, not a prompt update
         before = counters.snap()
         await _timed_click(world, user, msg, choose["custom_id"], [value])
         clicked = counters.snap()
@@ -169,7 +163,7 @@ async def bench_viceroy(games: int, clicks: int, count: int,
     for _ in range(clicks):
         user, msg = rng.choice(tables)
         choose = controls(world.messages[msg.id])["choose"]
-        value = rng.choice(_takeable(choose))
+        value = rng.choice(takeable(choose))  # a ✖ option is refused in a reply, not a prompt update
         ack, done = await _timed_click(world, user, msg, choose["custom_id"], [value])
         acks.append(ack)
         dones.append(done)

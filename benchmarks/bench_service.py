@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.ai_runner import _think
+from bot.ai_runner import think_work
 from bot.clock import ManualClock
 from bot.service import GameService
 from bot.storage import Storage
@@ -49,7 +49,7 @@ async def next_move(service: GameService, gid: int, rng: random.Random):
 async def ai_moves(service: GameService, gid: int) -> None:
     """The AI seats' moves, as the bot's AI worker makes them: read, think, commit (never timed)."""
     while (work := await service.ai_work(gid)) is not None:
-        if await service.commit_ai(gid, _think(work)) is None:
+        if await service.commit_ai(gid, think_work(work)) is None:
             return
 
 

@@ -198,5 +198,6 @@ async def fuzz(count: int, seed: int, tmp: Path) -> SimpleNamespace:
     return SimpleNamespace(count=n + 1, unhandled=unhandled, unanswered=unanswered, changed=changed,
                            seconds=max(elapsed, 1e-9))
 
+
 if __name__ == "__main__":
     sys.exit(asyncio.run(main()))

@@ -34,7 +34,7 @@ class AIRunner:
         self.executor = executor or concurrent.futures.ThreadPoolExecutor(max_workers=workers,
                                                                           thread_name_prefix="gm-ai")
         self._own_executor = executor is None
-        self.think = think or _think
+        self.think = think or think_work
         self._tasks: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
         self._thinking: set[int] = set()  # games whose task waits on a worker (the only safe place to cancel)
@@ -120,7 +120,7 @@ class AIRunner:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _think(work: AIWork) -> list[ai.AIMove]:
+def think_work(work: AIWork) -> list[ai.AIMove]:
     """In the worker: the AI seats' next moves on a private copy of the state."""
     state = ai._plain(work.state)
     return ai.think(work.kind, state, work.levels, work.seed)

@@ -91,6 +91,12 @@ async def play_together(players: list[SimulatedPlayer], *, timeout: float = 300.
     raise AssertionError(f"{failed.exception()}\nevery player:\n{everyone}") from failed.exception()
 
 
+def takeable(comp: dict) -> list[str]:
+    """The values of a select a person would pick: options marked as not possible now (kept on the menu with
+    their reason, answered with it in a reply of its own) are read, not chosen."""
+    return [o["value"] for o in comp.get("options", []) if not str(o.get("label", "")).startswith(BLOCKED_MARK)]
+
+
 class SimulatedPlayer:
     """Plays one seat through the bot's Discord interface."""
 
@@ -250,9 +256,7 @@ class SimulatedPlayer:
         return rec
 
     def _options(self, comp: dict) -> list[str]:
-        """The values a person would pick: options marked as not possible now (with their reason) are read,
-        not chosen."""
-        return [o["value"] for o in comp.get("options", []) if not str(o.get("label", "")).startswith(BLOCKED_MARK)]
+        return takeable(comp)
 
     def _chosen(self, comp: dict) -> bool:
         return any(o.get("default") for o in comp.get("options", []))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.storage import Storage
 from tests.storage.conftest import new_game
 
 RESULT = bytes(range(256)) * 3  # about the size of a stored submission result
@@ -49,8 +50,6 @@ def _pages(path: str, table: str) -> int:
 
 
 async def test_a_packed_game_frees_the_pages_its_results_took_for_the_next_games(tmp_path):
-    from bot.storage import Storage
-
     path = tmp_path / "grow.db"
     storage = await Storage.open(path)
     try:
