@@ -6,13 +6,15 @@ Uses the Viceroy engine: `--games` active 3-seat games (2 humans + 1 AI) are cre
 random submissions are timed one at a time.  The AI seat moves as it does in the bot: not inside the
 submission that makes it due (the service's ``ai_inline=False``) but through ``ai_work`` / ``commit_ai``,
 outside the timed part, as the bot's AI worker does; the simulated humans' move choice is made outside it
-too.  Then `--finished` games are played to the end in a fresh database and its growth per game is reported.
+too.  Then `--finished` games are played to the end in a fresh database and its growth per game is reported; their
+announcements are marked delivered after each move, with the message ids they record, as the announcer does.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import statistics
@@ -51,6 +53,14 @@ async def ai_moves(service: GameService, gid: int) -> None:
     while (work := await service.ai_work(gid)) is not None:
         if await service.commit_ai(gid, think_work(work)) is None:
             return
+
+
+async def deliver(service: GameService, gid: int, snowflakes: itertools.count) -> None:
+    """Mark the game's announcements delivered, as the announcer does once Discord has them: each records
+    the message ids of its parts (its channel line, each seat's private lines)."""
+    for row in await service.outbox(gid):
+        sent = {"c0": next(snowflakes), **{f"p{seat}": next(snowflakes) for seat in row.payload.get("private", {})}}
+        await service.outbox_progress(row.id, sent, delivered=True)
 
 
 def db_bytes(path: Path) -> int:
@@ -107,8 +117,10 @@ async def bench_size(db: Path, finished: int) -> dict:
     service = GameService(storage, clock=ManualClock(), ai_inline=False)
     rng = random.Random(3)
     actions = 0
+    snowflakes = itertools.count(1_312_000_000_000_000_000)  # Discord message ids of late 2024 on
     for g in range(finished):
         gid = await new_game(service, g, seed=100 + g)
+        await deliver(service, gid, snowflakes)
         for i in range(5000):
             move = await next_move(service, gid, rng)
             if move is None:
@@ -116,6 +128,7 @@ async def bench_size(db: Path, finished: int) -> dict:
             user, action, key = move
             await service.submit(gid, user, action, idempotency_key=f"s-{gid}-{i}", prompt_key=key)
             await ai_moves(service, gid)
+            await deliver(service, gid, snowflakes)
         assert (await service.game(gid)).status == "finished"
     async with storage.reading() as tx:
         actions = (await tx._one("SELECT COUNT(*) FROM actions"))[0]

@@ -1431,6 +1431,11 @@ class GameService:
         async with self.storage.reading() as tx:
             return await tx.outbox_recorded(game_id, before_id)
 
+    async def outbox_record(self, game_id: int) -> list[OutboxRow]:
+        """Every announcement of the game, delivered or not, oldest first (packed or not): what it posted."""
+        async with self.storage.reading() as tx:
+            return await tx.outbox_record(game_id)
+
     async def outbox_progress(self, outbox_id: int, sent: dict, *, delivered: bool) -> None:
         async with self._transaction() as tx:
             await tx.outbox_progress(outbox_id, sent, self.clock.now() if delivered else None)

@@ -24,7 +24,7 @@ from bot.storage.sqlite import SqliteStorage
 
 # Parents before children (foreign keys); schema_version is written by the migrations themselves.
 TABLES = ("games", "seats", "actions", "snapshots", "timers", "game_events", "user_prefs",
-          "prompt_messages", "drafts", "outbox")
+          "prompt_messages", "drafts", "outbox", "outbox_packed")
 CHUNK = 5000
 
 

@@ -772,9 +772,10 @@ class Tx:
                    [tuple(r) for r in kept])
         yield ("write", "DELETE FROM drafts WHERE game_id=?", (game_id,))
         yield ("write", "DELETE FROM timers WHERE game_id=?", (game_id,))
-        # The outbox stays: an end announcement delivered again after Discord's nonce window looks for its
-        # lines past the ids its game's earlier announcements recorded; without them an older identical line
-        # ("Ann draws a number.") would pass for the new one, and the new one would never be shown.
+        # The outbox stays until its last entry is delivered (then it is packed, see outbox_progress): an end
+        # announcement delivered again after Discord's nonce window looks for its lines past the ids its
+        # game's earlier announcements recorded; without them an older identical line ("Ann draws a
+        # number.") would pass for the new one, and the new one would never be shown.
 
     async def pack_game(self, game_id: int) -> None:
         """Shrink a finished game: one compressed public-log row, no stored submission results (they
@@ -897,15 +898,81 @@ class Tx:
 
     async def outbox_recorded(self, game_id: int, before_id: int, limit: int = 50) -> list[dict]:
         """The parts recorded (part key -> message id) by the game's announcements before `before_id`,
-        newest first."""
+        newest first (past the rows, from the packed entries of a finished game)."""
         rows = await self._all("SELECT sent FROM outbox WHERE game_id=? AND id<? AND sent IS NOT NULL"
                                " ORDER BY id DESC LIMIT ?", (game_id, before_id, limit))
-        return [json.loads(r[0]) for r in rows if r[0]]
+        out = [json.loads(r[0]) for r in rows if r[0]]
+        if len(rows) < limit:
+            # Packed entries are older than every row of the game (only rows before its newest are packed).
+            packed = await self._run(self._packed_outbox_plan(game_id))
+            older = [e[3] for e in reversed(packed) if e[0] < before_id and e[3] is not None]
+            out += [sent for sent in older[:limit - len(rows)] if sent]
+        return out
+
+    async def outbox_record(self, game_id: int) -> list[OutboxRow]:
+        """Every announcement of the game, delivered or not, oldest first, each with its commit's public
+        events and what it recorded as shown: the record of what the game posted."""
+        return await self._run(self._record_plan(game_id))
+
+    def _record_plan(self, game_id: int) -> Plan:
+        packed = yield from self._packed_outbox_plan(game_id)
+        rows = yield ("all", "SELECT id, version, payload, sent, created_at, delivered_at FROM outbox"
+                      " WHERE game_id=? ORDER BY id", (game_id,))
+        out = [OutboxRow(e[0], game_id, e[1], e[2], e[3] or {}, e[4], e[5]) for e in packed]
+        out += [OutboxRow(r[0], game_id, r[1], from_json(r[2]), from_json(r[3]) if r[3] else {}, r[4], r[5])
+                for r in rows]
+        lean = [o for o in out if "public" not in o.payload]
+        if lean:
+            public = yield from self._public_plan(game_id, sorted({o.version for o in lean}))
+            for o in lean:
+                o.payload["public"] = public.get(o.version, [])
+        return out
+
+    def _packed_outbox_plan(self, game_id: int) -> Plan:
+        """The packed entries of a finished game's outbox ([id, version, payload, sent, created_at,
+        delivered_at], oldest first), or an empty list."""
+        row = yield ("one", "SELECT entries FROM outbox_packed WHERE game_id=?", (game_id,))
+        if row is None:
+            return []
+        try:
+            return from_json(zlib.decompress(bytes(row[0])))
+        except (zlib.error, ValueError, TypeError) as exc:
+            raise CorruptSnapshot(f"the packed outbox of game {game_id} does not decode: {exc}") from exc
 
     async def outbox_progress(self, outbox_id: int, sent: dict, delivered_at: float | None) -> None:
-        """Record the parts shown so far (and, with `delivered_at`, that the announcement is complete)."""
+        """Record the parts shown so far (and, with `delivered_at`, that the announcement is complete).  The
+        last delivery of a finished game packs its outbox."""
         await self._write("UPDATE outbox SET sent=?, delivered_at=? WHERE id=?",
                           (compact_json(sent), delivered_at, outbox_id))
+        if delivered_at is None:
+            return
+        over = await self._one("SELECT o.game_id FROM outbox o JOIN games g ON g.id=o.game_id WHERE o.id=?"
+                               " AND g.status IN ('finished','abandoned')", (outbox_id,))
+        if over is not None:
+            await self.lock_game(over[0])  # another process delivering the game's last entry packs after this
+            await self._run(self._pack_outbox_plan(over[0]))
+
+    def _pack_outbox_plan(self, game_id: int) -> Plan:
+        """A game over with nothing left to deliver: its delivered entries but the newest go into its one
+        packed row (zlib JSON, as the packed log).  The newest stays a row: the outbox's largest id is then
+        never deleted, so SQLite (which gives the next row the largest id plus one) never gives an id
+        twice, and a late progress record of a packed entry can never land on another game's entry."""
+        left = yield ("one", "SELECT 1 FROM outbox WHERE game_id=? AND delivered_at IS NULL LIMIT 1", (game_id,))
+        if left is not None:
+            return
+        rows = yield ("all", "SELECT id, version, payload, sent, created_at, delivered_at FROM outbox"
+                      " WHERE game_id=? ORDER BY id", (game_id,))
+        if len(rows) < 2:
+            return
+        entries = yield from self._packed_outbox_plan(game_id)
+        had = bool(entries)
+        entries += [[r[0], r[1], from_json(r[2]), from_json(r[3]) if r[3] else None, r[4], r[5]] for r in rows[:-1]]
+        blob = zlib.compress(json_text(entries).encode(), 9)
+        yield ("write", "DELETE FROM outbox WHERE game_id=? AND id<?", (game_id, rows[-1][0]))
+        if had:
+            yield ("write", "UPDATE outbox_packed SET entries=? WHERE game_id=?", (blob, game_id))
+        else:
+            yield ("write", "INSERT INTO outbox_packed (game_id, entries) VALUES (?,?)", (game_id, blob))
 
 
 class Storage:

@@ -265,6 +265,16 @@ MIGRATIONS: list[list[str]] = [
         SQLITE_ONLY + "ALTER TABLE outbox_new RENAME TO outbox",
         SQLITE_ONLY + "CREATE INDEX outbox_undelivered ON outbox(game_id, id) WHERE delivered_at IS NULL",
     ],
+    [
+        # A finished game's delivered announcements, packed into one compressed row once none is left to
+        # deliver (Tx.outbox_progress): they are its record of what was posted, read again only to redeliver
+        # an announcement, and as rows they were half of what a finished game kept.  The game's newest entry
+        # stays a row, so the outbox's largest id is never deleted and SQLite never gives an id twice.
+        """CREATE TABLE outbox_packed (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            entries BLOB NOT NULL
+        )""",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -427,6 +437,7 @@ class OutboxRow:
     payload: dict
     sent: dict  # part key -> Discord message id (0: the part could not be shown and is given up)
     created_at: float
+    delivered_at: float | None = None  # read by Tx.outbox_record (undelivered rows have none)
 
 
 _GAME_COLS = "id, guild_id, channel_id, kind, options, seed, status, host_user_id, version, time_limit, created_at, updated_at"

@@ -7,8 +7,6 @@ once, in the prompt it opens or in a DM of its own, and stays there."""
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 import statistics
 from collections import Counter
 
@@ -29,11 +27,10 @@ MOST_POSTS_IN_A_TURN = 7
 MOST_DMS_IN_A_TURN = 6  # the busiest turns (several development rounds; the last: painting and the result)
 
 
-def _private_parts(db) -> list[tuple[dict, dict]]:
-    """(payload, recorded parts) of every announcement of the database's game."""
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT payload, sent FROM outbox ORDER BY id").fetchall()
-    return [(json.loads(payload), json.loads(sent or "{}")) for payload, sent in rows]
+async def _private_parts(service) -> list[tuple[dict, dict]]:
+    """(payload, recorded parts) of every announcement of the finished game (its outbox is packed by now)."""
+    (game,) = await service.list_games(statuses=("finished",))
+    return [(row.payload, row.sent) for row in await service.outbox_record(game.id)]
 
 
 async def test_a_two_player_game_stays_within_the_message_budget(fake_discord, tmp_path):
@@ -81,7 +78,7 @@ async def test_a_two_player_game_stays_within_the_message_budget(fake_discord, t
         # next prompt, closed since) and, line for line, as many times as the game gave them.
         in_prompts = 0
         shown: Counter[tuple[int, str]] = Counter()
-        for payload, sent in _private_parts(table.db):
+        for payload, sent in await _private_parts(table.bot.service):
             names = {int(k): v for k, v in payload["names"].items()}
             for seat, events in payload["private"].items():
                 texts = [x for x in (PRESENTER.private_line(e, names) for e in events) if x]

@@ -42,6 +42,7 @@ async def everything(service: GameService) -> dict:
             entry["timers"] = await tx.timers(g.id, unfired_only=False)
             entry["draft"] = await tx.get_draft(g.id, 0)
             entry["messages"] = await tx.prompt_messages(g.id, active_only=False)
+        entry["announced"] = await service.outbox_record(g.id)
         out[g.id] = entry
     out["prefs"] = await service.prefs(100)
     return out
@@ -61,6 +62,8 @@ async def test_copy_keeps_every_game_and_play_continues(tmp_path, pg_cluster):
                   else {"type": "decide", "take": "points"})
         await service.submit(done, 100, action, idempotency_key=f"d{clock.now()}", prompt_key=p.prompt_key)
         clock.advance(1)
+    for n, row in enumerate(await service.outbox(done)):  # the finished game's announcements delivered: packed
+        await service.outbox_progress(row.id, {"c0": 9000 + n}, delivered=True)
     await service.create_lobby(1, 3, 100, "host", kind="toy")
     await service.set_pref(100, "lang", "fr")
     await service.record_prompt_message(live, 0, 555, 777, "prompt", prompt_key="k")
@@ -72,6 +75,7 @@ async def test_copy_keeps_every_game_and_play_continues(tmp_path, pg_cluster):
     url = await pg_url(pg_cluster)
     counts = await copy_database(tmp_path / "bot.db", url, progress=lambda line: None)
     assert counts["games"] == 3 and counts["actions"] == len(before[live]["actions"]) + len(before[done]["actions"])
+    assert counts["outbox_packed"] == 1 and len(before[done]["announced"]) == 2
 
     dst = await Storage.open(url)
     try:
