@@ -325,7 +325,8 @@ def _give_privilege(s: dict, seat: int, events: list, why: str) -> None:
 def _spend_privileges(s: dict, seat: int, cells: list[int], events: list) -> None:
     me = s["players"][seat]
     if len(cells) > me["privileges"]:
-        raise IllegalAction("no_privilege", f"You hold {me['privileges']} privilege(s), not {len(cells)}.")
+        held = me["privileges"]
+        raise IllegalAction("no_privilege", f"You hold {held} privilege{'s' if held != 1 else ''}, not {len(cells)}.")
     taken = []
     for cell in cells:
         token = s["board"][cell]
@@ -340,7 +341,7 @@ def _spend_privileges(s: dict, seat: int, cells: list[int], events: list) -> Non
         me["privileges"] -= len(cells)
         s["supply"] += len(cells)
         _ev(events, "all", "privileges",
-            f"{p(seat)} uses {len(cells)} privilege(s): {', '.join(taken)} from {', '.join(B.names(cells))}.",
+            f"{p(seat)} uses {len(cells)} privilege{'s' if len(cells) != 1 else ''}: {', '.join(taken)} from {', '.join(B.names(cells))}.",
             seat=seat, cells=B.names(cells), tokens=taken)
 
 
@@ -360,7 +361,8 @@ def _discard(s: dict, seat: int, counts: dict[str, int] | None, events: list) ->
                             f"to the bag (you named {total}).")
     for kind, n in counts.items():
         if me["tokens"][kind] < n:
-            raise IllegalAction("discard_missing", f"You would hold only {me['tokens'][kind]} {kind} token(s) "
+            held = me["tokens"][kind]
+            raise IllegalAction("discard_missing", f"You would hold only {held} {kind} token{'s' if held != 1 else ''} "
                                 f"to return, not {n}.")
     for kind, n in counts.items():
         me["tokens"][kind] -= n
@@ -402,7 +404,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> list[dict]:
     stage = state["stage"]
     if stage == DISCARD and kind != "discard":
         excess = excess_tokens(state["players"][seat])
-        raise IllegalAction("discard_first", f"Return {excess} token(s) to the bag first (limit 10 tokens).")
+        raise IllegalAction("discard_first", f"Return {excess} token{'s' if excess != 1 else ''} to the bag first (limit 10 tokens).")
     if stage != DISCARD and kind == "discard":
         raise IllegalAction("no_discard", "There is nothing to return now: tokens are returned at the end of "
                             "your turn, within your plan.")
@@ -451,7 +453,7 @@ def _act_replenish(state: dict, s: dict, seat: int, action: Mapping, events: lis
     if sum(s["bag"].values()) == 0:
         raise IllegalAction("bag_empty", "The bag is empty: there is nothing to replenish the board with.")
     placed = _fill_board(s, _rng(s))
-    _ev(events, "all", "replenish", f"{p(seat)} replenishes the board ({placed} token(s) from the bag).",
+    _ev(events, "all", "replenish", f"{p(seat)} replenishes the board ({placed} token{'s' if placed != 1 else ''} from the bag).",
         seat=seat, placed=placed)
     _give_privilege(s, 1 - seat, events, "the board was replenished")
     return True
@@ -631,7 +633,7 @@ def _act_buy(state: dict, s: dict, seat: int, action: Mapping, events: list) -> 
 
 def _missing_text(card: Any, me: dict) -> str:
     short = shortfall(card, me["tokens"], me["bonus"]) - me["tokens"][GOLD]
-    return f"{short} token(s) short even with your gold."
+    return f"{short} token{'s' if short != 1 else ''} short even with your gold."
 
 
 def _unused_text(key: str, card_id: str) -> str:

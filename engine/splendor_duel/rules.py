@@ -66,13 +66,14 @@ def check_payment(card: Card, tokens: TokenCounts, bonus: TokenCounts, pay: Toke
     need = effective_cost(card, bonus)
     for kind, n in pay.items():
         if n > tokens.get(kind, 0):
-            return f"You hold only {tokens.get(kind, 0)} {kind} token(s), not {n}."
+            return f"You hold only {tokens.get(kind, 0)} {kind} token{'s' if tokens.get(kind, 0) != 1 else ''}, not {n}."
         if kind != GOLD and n > need.get(kind, 0):
             return f"{card.id} needs only {need.get(kind, 0)} {kind} after your bonuses."
     missing = sum(n - pay.get(kind, 0) for kind, n in need.items())
     if missing != pay.get(GOLD, 0):
         if missing > pay.get(GOLD, 0):
-            return f"That payment is {missing - pay.get(GOLD, 0)} token(s) short for {card.id}."
+            short = missing - pay.get(GOLD, 0)
+            return f"That payment is {short} token{'s' if short != 1 else ''} short for {card.id}."
         return f"That payment spends {pay.get(GOLD, 0) - missing} gold more than {card.id} needs."
     return None
 

@@ -100,7 +100,7 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
     for i in range(pl["privileges"]):
         sprite = S.scroll(28)
         img.paste(sprite, (x + i * 30, y0 + 37), sprite)
-    d.text((x + 3 * 30 + 4, y0 + 51), say(f"{pl['privileges']} privilege(s)"), font=font(15), fill=TEXT_SOFT,
+    d.text((x + 3 * 30 + 4, y0 + 51), say(f"{pl['privileges']} privilege{'s' if pl['privileges'] != 1 else ''}"), font=font(15), fill=TEXT_SOFT,
            anchor="lm")
     # Cards grouped by colour: bonus and points per column, then the cards' ids stacked small.
     col_w = 92
@@ -159,7 +159,8 @@ def table_image(view: Mapping, names: Names | None = None) -> Image.Image:
     room = board.width  # under the board, up to the pyramid
     d.text((GAP, board.height + 16), status, font=fit_font(status, room, 18, True), fill=TEXT)
     # Said in two parts: three spaces join them, which the catalogue does not split on.
-    supply = (say(f"Bag: {sum(view['bag'].values())} token(s)") + "   "
+    bag = sum(view["bag"].values())
+    supply = (say(f"Bag: {bag} token{'s' if bag != 1 else ''}") + "   "
               + say(f"Privileges in supply: {view['supply']}"))
     d.text((GAP, board.height + 42), supply, font=fit_font(supply, room, 15), fill=TEXT_SOFT)
     px = GAP * 2 + board.width

@@ -90,7 +90,7 @@ class SplendorDuelPresenter(BasePresenter):
             who = ctx.names.get(seat, f"Seat {seat + 1}")
             lines.append(f"{who}: {pl['points']} PP, {pl['crowns']} crowns, best colour "
                          f"{max(pl['color_points'].values())} PP, tokens {tokens_text(pl['tokens'])}, "
-                         f"{pl['privileges']} privilege(s), {len(pl['reserved'])} reserved")
+                         f"{pl['privileges']} privilege{'s' if pl['privileges'] != 1 else ''}, {len(pl['reserved'])} reserved")
         spec.description = "\n".join(lines)
         return spec
 

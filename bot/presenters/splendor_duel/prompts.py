@@ -171,7 +171,7 @@ class TurnKind:
             units = P.discard_units(tokens)
             chosen = set(draft.get("discard") or [])
             opts = [Option(f"{u.split(':')[0]} #{u.split(':')[1]}", u, default=u in chosen) for u in units]
-            rows = rows[:1] + [ctx.select("discard", f"Return {need} token(s) to the bag (limit 10)", opts,
+            rows = rows[:1] + [ctx.select("discard", f"Return {need} token{'s' if need != 1 else ''} to the bag (limit 10)", opts,
                                           lo=need, hi=need)]
             lines.append(f"You would hold {sum(tokens.values())} tokens: choose {need} to return.")
         spec.rows.extend([r] for r in rows[:2])
@@ -280,7 +280,7 @@ class TurnKind:
             if not result["ok"]:
                 raise PlanIncomplete(result["message"])
             if result["discard"]:
-                raise PlanIncomplete(f"Choose {result['discard']} token(s) to return to the bag first.")
+                raise PlanIncomplete(f"Choose {result['discard']} token{'s' if result['discard'] != 1 else ''} to return to the bag first.")
             return action
         return None
 
@@ -302,7 +302,7 @@ class DiscardKind:
         spec = MessageSpec(title=f"Splendor Duel game #{ctx.game_id}: return tokens", image=_picture(ctx))
         spec.description = (f"{seat_line(ctx.view, ctx.seat)}\nYou hold {sum(tokens.values())} tokens: choose "
                             f"**{count}** to return to the bag (limit 10).")
-        spec.rows.append([ctx.select("discard", f"Return {count} token(s)", opts, lo=count, hi=count)])
+        spec.rows.append([ctx.select("discard", f"Return {count} token{'s' if count != 1 else ''}", opts, lo=count, hi=count)])
         spec.rows.append([ctx.button("Confirm", "confirm", "success", disabled=len(chosen) != count)])
         return spec
 
@@ -314,7 +314,7 @@ class DiscardKind:
             count = int(ctx.choices.get("count", 0))
             units = draft.get("discard") or []
             if len(units) != count:
-                raise PlanIncomplete(f"Choose exactly {count} token(s) to return.")
+                raise PlanIncomplete(f"Choose exactly {count} token{'s' if count != 1 else ''} to return.")
             return {"type": "discard", "tokens": P.discard_from_units(units)}
         return None
 
