@@ -1,9 +1,11 @@
 """Audit: replay every game's action log and compare it with the stored snapshot.
 
-    python -m bot.check --db var/viceroy.db [--repair] [--plugin MODULE ...]
+    python -m bot.check --db var/viceroy.db [--repair] [--pack] [--plugin MODULE ...]
 
 Prints one line per started game: OK, MISMATCH (snapshot differs from the replayed log), CORRUPT (snapshot
-unreadable) or ERROR (the log itself does not replay).  --repair rewrites bad snapshots from the log.
+unreadable) or ERROR (the log itself does not replay).  --repair rewrites bad snapshots from the log.  --pack
+packs the outboxes of games that ended before this version packed them at their last announcement (each
+game's delivered entries but the newest into one compressed row; see docs/operations.md).
 Exit status 0 when every game is OK (or was repaired), 1 otherwise.
 """
 
@@ -74,6 +76,18 @@ async def check_database(storage: Storage, *, repair: bool = False) -> list[Chec
     return results
 
 
+async def pack_outboxes(storage: Storage) -> tuple[int, int]:
+    """Pack the outbox of every game that is over and has nothing left to deliver: (games, entries) packed."""
+    async with storage.reading() as tx:
+        over = [g.id for g in await tx.games(status=("finished", "abandoned"))]
+    games = entries = 0
+    for game_id in over:  # one transaction per game: a long run holds no lock for long
+        async with storage.transaction() as tx:
+            packed = await tx.pack_outbox(game_id)
+        games, entries = games + bool(packed), entries + packed
+    return games, entries
+
+
 async def _main(args: argparse.Namespace) -> int:
     for module in args.plugin:
         importlib.import_module(module)  # registers extra game kinds
@@ -83,6 +97,9 @@ async def _main(args: argparse.Namespace) -> int:
     storage = await Storage.open(args.db)
     try:
         results = await check_database(storage, repair=args.repair)
+        if args.pack:
+            games, entries = await pack_outboxes(storage)
+            print(f"outboxes packed: {games} games, {entries} entries")
     finally:
         await storage.close()
     bad = 0
@@ -103,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.check", description=__doc__.splitlines()[1].strip())
     parser.add_argument("--db", required=True, help="a SQLite database path or a postgresql:// URL")
     parser.add_argument("--repair", action="store_true", help="rewrite bad snapshots from the action log")
+    parser.add_argument("--pack", action="store_true",
+                        help="pack the outboxes of finished games that ended before packing existed")
     parser.add_argument("--plugin", action="append", default=[], help="module to import that registers game kinds")
     args = parser.parse_args(argv)
     return asyncio.run(_main(args))

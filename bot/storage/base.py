@@ -949,21 +949,28 @@ class Tx:
         over = await self._one("SELECT o.game_id FROM outbox o JOIN games g ON g.id=o.game_id WHERE o.id=?"
                                " AND g.status IN ('finished','abandoned')", (outbox_id,))
         if over is not None:
-            await self.lock_game(over[0])  # another process delivering the game's last entry packs after this
-            await self._run(self._pack_outbox_plan(over[0]))
+            await self.pack_outbox(over[0])
+
+    async def pack_outbox(self, game_id: int) -> int:
+        """Pack a game's delivered outbox entries but its newest into its one packed row, if it is over and
+        none is left to deliver (outbox_progress does it at the last delivery; ``python -m bot.check --pack``
+        for games that ended before packing existed).  Returns the number of entries packed."""
+        await self.lock_game(game_id)  # another process delivering the game's last entry packs after this
+        return await self._run(self._pack_outbox_plan(game_id))
 
     def _pack_outbox_plan(self, game_id: int) -> Plan:
         """A game over with nothing left to deliver: its delivered entries but the newest go into its one
         packed row (zlib JSON, as the packed log).  The newest stays a row: the outbox's largest id is then
         never deleted, so SQLite (which gives the next row the largest id plus one) never gives an id
         twice, and a late progress record of a packed entry can never land on another game's entry."""
+        over = yield ("one", "SELECT 1 FROM games WHERE id=? AND status IN ('finished','abandoned')", (game_id,))
         left = yield ("one", "SELECT 1 FROM outbox WHERE game_id=? AND delivered_at IS NULL LIMIT 1", (game_id,))
-        if left is not None:
-            return
+        if over is None or left is not None:
+            return 0
         rows = yield ("all", "SELECT id, version, payload, sent, created_at, delivered_at FROM outbox"
                       " WHERE game_id=? ORDER BY id", (game_id,))
         if len(rows) < 2:
-            return
+            return 0
         entries = yield from self._packed_outbox_plan(game_id)
         had = bool(entries)
         entries += [[r[0], r[1], from_json(r[2]), from_json(r[3]) if r[3] else None, r[4], r[5]] for r in rows[:-1]]
@@ -973,6 +980,7 @@ class Tx:
             yield ("write", "UPDATE outbox_packed SET entries=? WHERE game_id=?", (blob, game_id))
         else:
             yield ("write", "INSERT INTO outbox_packed (game_id, entries) VALUES (?,?)", (game_id, blob))
+        return len(rows) - 1
 
 
 class Storage:
