@@ -48,6 +48,14 @@ _TIMER_COLS = "id, game_id, seat, kind, due_at, fired, prompt_key, wake_at"
 _ACTION_COLS = "id, game_id, seq, seat, action, idempotency_key, kind, created_at"
 _ACTION_COUNT = _ACTION_COLS.count(",") + 1
 
+def _unpack(blob: Any, what: str) -> Any:
+    """A packed row's zlib JSON (a finished game's public log or outbox); CorruptSnapshot if it does not decode."""
+    try:
+        return from_json(zlib.decompress(bytes(blob)))
+    except (zlib.error, ValueError, TypeError) as exc:
+        raise CorruptSnapshot(f"{what} does not decode: {exc}") from exc
+
+
 # The last log position of a game: its newest positioned row (positions follow seq; see the migration that
 # dropped game_events_log), found by walking the primary key back from the game's last event.
 LAST_LOG_POS = ("SELECT log_pos FROM game_events WHERE game_id={game} AND log_pos IS NOT NULL"
@@ -723,11 +731,7 @@ class Tx:
         if row is None:
             return None
         # Games packed before packed_data existed kept the compressed list in the event column.
-        blob = row[0] if row[0] is not None else row[1]
-        try:
-            return from_json(zlib.decompress(bytes(blob)))
-        except (zlib.error, ValueError, TypeError) as exc:
-            raise CorruptSnapshot(f"the packed public log does not decode: {exc}") from exc
+        return _unpack(row[0] if row[0] is not None else row[1], "the packed public log")
 
     def _events_plan(self, game_id: int, after_seq: int, limit: int | None) -> Plan:
         packed = yield from self._packed_plan(game_id)
@@ -864,7 +868,11 @@ class Tx:
         rows = yield ("all", "SELECT id, game_id, version, payload, sent, created_at FROM outbox"
                       " WHERE game_id=? AND delivered_at IS NULL ORDER BY id", (game_id,))
         out = [OutboxRow(r[0], r[1], r[2], from_json(r[3]), from_json(r[4]) if r[4] else {}, r[5]) for r in rows]
-        lean = [o for o in out if "public" not in o.payload]  # entries written before hold their own
+        return (yield from self._with_public_plan(game_id, out))
+
+    def _with_public_plan(self, game_id: int, out: list[OutboxRow]) -> Plan:
+        """The entries with their commits' public events put back (entries written before hold their own)."""
+        lean = [o for o in out if "public" not in o.payload]
         if lean:
             public = yield from self._public_plan(game_id, sorted({o.version for o in lean}))
             for o in lean:
@@ -921,23 +929,13 @@ class Tx:
         out = [OutboxRow(e[0], game_id, e[1], e[2], e[3] or {}, e[4], e[5]) for e in packed]
         out += [OutboxRow(r[0], game_id, r[1], from_json(r[2]), from_json(r[3]) if r[3] else {}, r[4], r[5])
                 for r in rows]
-        lean = [o for o in out if "public" not in o.payload]
-        if lean:
-            public = yield from self._public_plan(game_id, sorted({o.version for o in lean}))
-            for o in lean:
-                o.payload["public"] = public.get(o.version, [])
-        return out
+        return (yield from self._with_public_plan(game_id, out))
 
     def _packed_outbox_plan(self, game_id: int) -> Plan:
         """The packed entries of a finished game's outbox ([id, version, payload, sent, created_at,
         delivered_at], oldest first), or an empty list."""
         row = yield ("one", "SELECT entries FROM outbox_packed WHERE game_id=?", (game_id,))
-        if row is None:
-            return []
-        try:
-            return from_json(zlib.decompress(bytes(row[0])))
-        except (zlib.error, ValueError, TypeError) as exc:
-            raise CorruptSnapshot(f"the packed outbox of game {game_id} does not decode: {exc}") from exc
+        return [] if row is None else _unpack(row[0], f"the packed outbox of game {game_id}")
 
     async def outbox_progress(self, outbox_id: int, sent: dict, delivered_at: float | None) -> None:
         """Record the parts shown so far (and, with `delivered_at`, that the announcement is complete).  The
