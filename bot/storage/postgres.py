@@ -3,7 +3,8 @@
 Each transaction holds one pooled connection.  Writers of one game are serialised by a row lock on the game
 (``SELECT ... FOR UPDATE``, taken by the first read of the game in a write transaction, or by
 Tx.lock_game), so any process can apply an action to any game and the per-game order stays the one the
-action log records.  A due timer is claimed with ``FOR UPDATE SKIP LOCKED`` and marked fired in the
+action log records.  A submission (Storage.run) reads its game first and takes the lock with its writes,
+refusing its commit and running again if another writer came in between (PgTx, viceroy_guard).  A due timer is claimed with ``FOR UPDATE SKIP LOCKED`` and marked fired in the
 transaction that applies it: when several processes wake for the same deadline exactly one fires it, and a
 process that dies mid-claim leaves the timer unfired (its transaction rolls back) for the next one.
 
@@ -71,6 +72,8 @@ CONNECTION_LOST = (asyncpg.PostgresConnectionError, asyncpg.AdminShutdownError, 
                    # protocol still consuming that error: "cannot switch to state ..."; the session is gone.
                    asyncpg.InternalClientError)
 
+# Optimistic tries of a Storage.run body before one that locks its game first (see PgTx).
+OPTIMISTIC_TRIES = 3
 LEASE_SECONDS = 60  # idle_in_transaction_session_timeout: how long a stuck transaction may hold its locks
 _SERVER_SETTINGS = {
     "application_name": "viceroy-gm",
@@ -270,7 +273,7 @@ _LOAD = (
     " (SELECT json_agg(json_build_array(seat, prompt_key, data))::text FROM drafts WHERE game_id=g.id),"
     " s.version, s.seq, s.state, s.checksum, lg.n, lg.distinct_n, lg.lo, lg.hi, lg.events,"
     " EXISTS (SELECT 1 FROM game_events WHERE game_id=g.id AND packed=1),"
-    " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id)"
+    " (SELECT COALESCE(MAX(seq), 0) FROM game_events WHERE game_id=g.id), g.writes"
     " FROM games g LEFT JOIN snapshots s ON s.game_id=g.id"
     + _WHOLE_LOG + " WHERE g.id=?")
 _LOAD_TAIL = _LOAD.replace(_WHOLE_LOG, _LOG_TAIL)
@@ -297,7 +300,14 @@ def _rowcount(status: str) -> int:
 
 class PgTx(Tx):
     """A write transaction is opened by its first round trip (BEGIN goes with it) and committed by its last
-    (COMMIT goes with the queued writes): a submission is three round trips, as the bare floor is."""
+    (COMMIT goes with the queued writes).
+
+    An optimistic transaction (a submission's first tries, Storage.run) does not lock its game before
+    reading it: the game's load goes alone, outside the transaction, and the game's row lock is taken by
+    viceroy_guard at the head of the commit's script, which refuses the commit if another transaction holds
+    the game or wrote it since (every locker that writes counts it in games.writes at its commit).  A submission is
+    then two round trips, the load and the writes with BEGIN and COMMIT, against three for the bare floor
+    and for a locked one (BEGIN with the lock, the load, the writes)."""
 
     _prefetch_load = True  # the key check and the game load in one statement (_key_plan)
     _skip_locked_clause = " FOR UPDATE SKIP LOCKED"
@@ -313,6 +323,10 @@ class PgTx(Tx):
         self._queued: list[tuple[str, list]] = []
         if write:
             self._lock_clause = " FOR UPDATE"
+        self.optimistic = False  # set by Storage.run: lock_game may then defer the lock to the commit
+        self._guard: list | None = None  # [game, its writes count as read, or None before the load]
+        self._locked: set[int] = set()  # games row-locked here: their writes count goes up at commit
+        self._wrote = False  # anything written (a locker that wrote nothing changed nothing to count)
         # Set inside Storage.run, whose body the service runs again when it raises LogNeeded: only there may
         # a load fetch just the log's tail.
         self.deferrable = False
@@ -336,6 +350,7 @@ class PgTx(Tx):
     async def _write_many(self, sql: str, rows: list[Sequence[Any]]) -> None:
         if not rows:
             return
+        self._wrote = True
         if not self.write:
             await self._do(("many", sql, rows))
         elif self._queued and self._queued[-1][0] == sql:
@@ -355,7 +370,7 @@ class PgTx(Tx):
             await session.resync(self._conn)
         statements = _executes(session, queued)
         if self._begin and statements:
-            statements.insert(0, "BEGIN")
+            statements[0:0] = self._opening()
             self._begin = False
         if commit:
             if self._begin:  # nothing was ever sent: nothing to commit
@@ -370,13 +385,29 @@ class PgTx(Tx):
                 session.forget()
                 raise
 
+    def _opening(self) -> list[str]:
+        """What opens the transaction: BEGIN, then the deferred lock of an optimistic transaction's game (the
+        guard, if the game was read; the plain lock if anything is sent before its read)."""
+        if self._guard is None:
+            return ["BEGIN"]
+        game, seen = self._guard
+        self._guard = None
+        if seen is None:
+            self._locked.add(game)
+            return ["BEGIN", f"SELECT id FROM games WHERE id={int(game)} FOR UPDATE"]
+        return ["BEGIN", f"SELECT viceroy_guard({int(game)}, {int(seen)})"]
+
     async def _begun(self) -> None:
         if self._begin:
             self._begin = False
-            await self._conn.execute("BEGIN")
+            await self._conn.execute(";\n".join(self._opening()))
 
     async def _before_commit(self) -> None:
         await super()._before_commit()
+        if self._locked and self._wrote:
+            # Told to optimistic transactions that read one of these games before this commit: their guard
+            # finds the count moved and they run again.
+            self._queued.append(("UPDATE games SET writes=writes+1 WHERE id=?", [(g,) for g in sorted(self._locked)]))
         if self._timers_added:
             self._queued.append((f"SELECT pg_notify('{TIMERS_CHANNEL}', '')", [()]))
 
@@ -394,8 +425,18 @@ class PgTx(Tx):
 
     async def _do(self, req: Request) -> Any:
         op, sql, args = req
+        if op == "unlocked":  # an optimistic transaction's read of its game: outside the transaction
+            return await self._conn.fetchrow(translate(sql), *args)
+        if op in ("one", "all") and self._begin and self._guard is not None and self._guard[1] is not None:
+            # Its reads after the game's, before it writes: outside the transaction too (the guard refuses
+            # the commit if the game was written since the game's read; a transaction that never writes,
+            # the answer to a retried action, then needs no BEGIN, lock or COMMIT).
+            q = translate(sql)
+            return await (self._conn.fetchrow(q, *args) if op == "one" else self._conn.fetch(q, *args))
         await self._begun()
         q = translate(sql)
+        if op not in ("one", "all"):
+            self._wrote = True
         if op == "one":
             return await self._conn.fetchrow(q, *args)
         if op == "all":
@@ -420,20 +461,44 @@ class PgTx(Tx):
             return stop.value
 
     async def lock_game(self, game_id: int) -> None:
+        self._locked_game = game_id
+        if self.optimistic and self._begin and not self._queued and self._guard is None:
+            self._guard = [game_id, None]  # taken with the commit (see the class)
+            return
         # Queued: it goes out with BEGIN and any writes before the next read, which then sees the game locked.
         self._queued.append(("SELECT id FROM games WHERE id=? FOR UPDATE", [(game_id,)]))
-        self._locked_game = game_id
+        self._locked.add(game_id)
+
+    def _unlocked_read(self, game_id: int) -> bool:
+        """Whether this read of the game is an optimistic transaction's, before anything was sent."""
+        return (self._guard is not None and self._guard[0] == game_id and self._guard[1] is None
+                and self._begin and not self._queued)
+
+    def _locking(self, game_id: int) -> str:
+        """The lock clause of a read of the game in this transaction (see _unlocked_read)."""
+        if self._unlocked_read(game_id):
+            return ""
+        if self.write:
+            self._locked.add(game_id)
+        return self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g")
+
+    async def game(self, game_id: int):  # noqa: ANN201  (as Tx.game)
+        if self.write:
+            self._locked.add(game_id)
+        return await super().game(game_id)
 
     def _key_plan(self, key: str, then_load: int | None) -> Plan:
         if then_load is None:
             return (yield from super()._key_plan(key, None))
         load = _LOAD_TAIL_WITH_KEY if self._tail_only() else _LOAD_WITH_KEY
-        r = yield ("one", load + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"),
-                   (key, then_load))
+        unlocked = self._unlocked_read(then_load)
+        r = yield ("unlocked" if unlocked else "one", load + self._locking(then_load), (key, then_load))
+        if unlocked and self._guard is not None:
+            self._guard[1] = r[27] if r is not None else 0
         if r is None:  # no such game (the load says so)
             self._prefetched = (then_load, None)
             return None
-        key_row = r[27:] if r[27] is not None else None
+        key_row = r[28:] if r[28] is not None else None
         # Read after the game's row lock (lock_game): nobody else numbers its events until this commits.
         self._event_seq[then_load] = int(r[26])
         self._prefetched = (then_load, (yield from self._bundle_plan(then_load, r)))
@@ -442,7 +507,10 @@ class PgTx(Tx):
     def _load_plan(self, game_id: int) -> Plan:
         # One round trip instead of seven; the same checks as Tx._load_plan.
         load = _LOAD_TAIL if self._tail_only() else _LOAD
-        r = yield ("one", load + self._lock_clause.replace(" FOR UPDATE", " FOR UPDATE OF g"), (game_id,))
+        unlocked = self._unlocked_read(game_id)
+        r = yield ("unlocked" if unlocked else "one", load + self._locking(game_id), (game_id,))
+        if unlocked and self._guard is not None:
+            self._guard[1] = r[27] if r is not None else 0
         if r is None:
             return None
         return (yield from self._bundle_plan(game_id, r))
@@ -511,6 +579,7 @@ class PostgresStorage(Storage):
         self._listener: asyncpg.Connection | None = None
         self._relisten: asyncio.Task | None = None
         self._closing = False
+        self.conflicts = 0  # optimistic tries that met another writer of their game (tests, benchmarks)
 
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStorage:
@@ -549,25 +618,36 @@ class PostgresStorage(Storage):
         tx._committed()
 
     async def run(self, body: Callable[[Tx], Awaitable[T]]) -> T:
-        """``body`` in one write transaction.  If the connection is lost before the COMMIT is sent (a pooled
-        session the server ended, a restart), nothing was applied: the body runs once more on a new
-        connection, so the player's action is not refused for it.  Lost during the COMMIT, the outcome is
-        unknown and the error is raised (a submission's retry with its idempotency key is then safe)."""
+        """``body`` in one write transaction, optimistic (see PgTx) for its first OPTIMISTIC_TRIES tries: when
+        another transaction wrote the game in between, nothing was applied and the body runs again; the last
+        try locks the game first, so a game written without a pause still gets its action applied.  If the
+        connection is lost before the COMMIT is sent (a pooled session the server ended, a restart), nothing
+        was applied: the body runs once more on a new connection, so the player's action is not refused for
+        it.  Lost during the COMMIT, the outcome is unknown and the error is raised (a submission's retry
+        with its idempotency key is then safe)."""
         tries: list[PgTx] = []
-        try:
-            return await self._run_once(body, tries)
-        except CONNECTION_LOST as exc:
-            if not tries or tries[-1].commit_sent:
-                raise
-            log.warning("the database connection was lost mid-transaction (%s); running it again", exc)
-            return await self._run_once(body, tries)  # on a fresh connection (_session)
+        reconnected = False
+        while True:
+            optimistic = len(tries) - reconnected < OPTIMISTIC_TRIES
+            try:
+                return await self._run_once(body, tries, optimistic)
+            except (asyncpg.SerializationError, asyncpg.LockNotAvailableError):
+                if not optimistic:
+                    raise
+                self.conflicts += 1
+            except CONNECTION_LOST as exc:
+                if reconnected or not tries or tries[-1].commit_sent:
+                    raise
+                reconnected = True
+                log.warning("the database connection was lost mid-transaction (%s); running it again", exc)
 
-    async def _run_once(self, body: Callable[[Tx], Awaitable[T]], tries: list[PgTx]) -> T:
+    async def _run_once(self, body: Callable[[Tx], Awaitable[T]], tries: list[PgTx], optimistic: bool) -> T:
         tx: PgTx | None = None
         try:
             async with self.transaction() as tx:  # type: ignore[assignment]
                 tries.append(tx)
                 tx.deferrable = True
+                tx.optimistic = optimistic
                 return await body(tx)
         finally:  # after the commit, which may still read the log
             if tx is not None:

@@ -275,6 +275,28 @@ MIGRATIONS: list[list[str]] = [
             entries BLOB NOT NULL
         )""",
     ],
+    [
+        # PostgreSQL: a submission reads its game without locking it and takes the lock with its writes, in
+        # the same round trip as the COMMIT (PgTx: two round trips instead of three).  Every transaction
+        # that locks a game otherwise counts its write in `writes`.  viceroy_guard takes the game's row lock
+        # without waiting for it and refuses the commit (the submission runs again) when another transaction
+        # holds the lock (lock_not_available) or the count moved since the game was read
+        # (serialization_failure).  Not waiting keeps the commit's round trip short: a connection lost
+        # during it leaves the outcome unknown.  SQLite has one writer and needs neither.
+        POSTGRES_ONLY + "ALTER TABLE games ADD COLUMN writes BIGINT NOT NULL DEFAULT 0",
+        POSTGRES_ONLY + """CREATE FUNCTION viceroy_guard(game BIGINT, seen BIGINT) RETURNS void
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            now_writes BIGINT;
+        BEGIN
+            SELECT writes INTO now_writes FROM games WHERE id = game FOR UPDATE NOWAIT;
+            IF now_writes IS DISTINCT FROM seen THEN
+                RAISE EXCEPTION 'game % was written since it was read', game USING ERRCODE = 'serialization_failure';
+            END IF;
+            UPDATE games SET writes = writes + 1 WHERE id = game;
+        END
+        $$""",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
