@@ -51,6 +51,7 @@ from bot.clock import ManualClock
 from bot.games import register
 from bot.service import GameService
 from bot.storage import Storage
+from bot.storage.schema import decode_state, encode_state
 from bot.storage.sqlite import CACHE_KIB, DatabaseThread
 from engine import api
 
@@ -331,6 +332,7 @@ class Row:
         self.seconds: list[float] = []
         self.statements: list[float] = []
         self.empty: list[float] = []
+        self.codec: list[float] = []
         self.timed: TimedConnection | None = None
         self.storage: Storage | None = None
         self.floors_up: list = []
@@ -362,7 +364,8 @@ class Row:
         info = await self.service.game(gid)
         seat = rng.randrange(2)
         async with self.storage.reading() as tx:
-            blob_size = len((await tx.snapshot_raw(gid))[2])
+            _, _, blob, checksum = await tx.snapshot_raw(gid)
+        blob_size = len(blob)
         self.clock.advance(1.0)
         before = timed.seconds if timed is not None else 0.0
         t0 = time.perf_counter()
@@ -380,9 +383,14 @@ class Row:
         t3 = time.perf_counter()
         await self.floor.empty_call()
         self.empty.append(time.perf_counter() - t3)
+        # The snapshot's codec, as a submission runs it (read and check the stored state, write the new one):
+        # work that no schema can save, with the statements and the hand-over a bound on what it can reach
+        t4 = time.perf_counter()
+        encode_state(decode_state(blob, checksum))
+        self.codec.append(time.perf_counter() - t4)
 
     def clear(self) -> None:
-        for timings in (self.subs, self.floors, self.seconds, self.statements, self.empty):
+        for timings in (self.subs, self.floors, self.seconds, self.statements, self.empty, self.codec):
             timings.clear()
 
     async def close(self) -> None:
@@ -398,7 +406,7 @@ class Row:
                 "floor_p99": _pct(self.floors, 0.99),
                 "aio": (_pct(self.seconds, 0.5), _pct(self.seconds, 0.99)) if self.seconds else None,
                 "statements": _pct(self.statements, 0.5) if self.statements else None,
-                "empty": _pct(self.empty, 0.5)}
+                "empty": _pct(self.empty, 0.5), "codec": _pct(self.codec, 0.5)}
 
 
 async def bench(rows: list[Row], submissions: int) -> list[dict]:
@@ -592,7 +600,11 @@ async def _main(args: argparse.Namespace, base: Path) -> None:
               + (f"   aiosqlite floor p50 {r['aio'][0]:.2f} p99 {r['aio'][1]:.2f}" if r["aio"] else "")
               + (f"   its statements p50 {r['statements']:.2f} ({r['statements'] / r['floor_p50']:.1f}x the floor)"
                  if r["statements"] is not None else ""))
-
+        if r["statements"] is not None:
+            bound = r["statements"] + r["empty"] + r["codec"]
+            print(f"{'':9} {'':>6} the snapshot's codec p50 {r['codec']:.2f}; statements + one hand-over + codec"
+                  f" {bound:.2f} ms = {bound / r['floor_p50']:.1f}x the floor: what a submission on this schema"
+                  " costs before any of the service's other Python")
 
     for procs, rate in rates:
         print(f"postgres throughput, {args.players} simulated players over {procs} process(es), 200 games:"
