@@ -276,7 +276,8 @@ def _check_card(player: dict, spec: Any, used: set[int]) -> tuple[int, str, str]
         raise IllegalAction("bad_card", "A single block card must say which card, which side and where its "
                             "gem icon goes.")
     card = spec.get("card")
-    if card not in (0, 1, 2) or isinstance(card, bool):
+    # 1.0 == 1 would pass a plain membership test and then fail as a list index.
+    if not isinstance(card, int) or isinstance(card, bool) or card not in (0, 1, 2):
         raise IllegalAction("bad_card", "There is no such single block card (cards are 0, 1 and 2).")
     if player["cards"][card] is not None or card in used:
         raise IllegalAction("card_used", "You have already played that single block card.")
@@ -369,7 +370,7 @@ def _validate_place(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     piles = refill_piles(state, slot)
     refill = action.get("refill")
     if piles:
-        if refill not in piles or isinstance(refill, bool):
+        if not isinstance(refill, int) or isinstance(refill, bool) or refill not in piles:
             names = " or ".join(f"pile {p + 1}" for p in piles)
             raise IllegalAction("bad_refill", f"Refill the quarry from {names}.")
     elif refill is not None:
@@ -577,9 +578,11 @@ def outcome(state: dict) -> Outcome | None:
         elif ranks[s] == 1:
             rivals = [keys[o] for o in range(len(players)) if o != s and keys[o][:2] == keys[s][:2]]
             if rivals:
-                note = ("won on unused single block cards" if all(r[2] < keys[s][2] for r in rivals)
-                        else "won on the best single floor" if all(r[3] < keys[s][3] for r in rivals)
-                        else "shared victory")
+                # The last tie-break any rival needed names the win: a rival level on cards too means the
+                # best single floor decided.
+                note = ("shared victory" if any(r == keys[s] for r in rivals)
+                        else "won on the best single floor" if any(r[2] == keys[s][2] for r in rivals)
+                        else "won on unused single block cards")
         results.append(SeatResult(seat=s, total=sum(player["scores"]), winner=ranks[s] == 1 and not player["lost"],
                                   breakdown=tuple(rows), rank=ranks[s], note=note))
     return Outcome(results=tuple(results), reason=state["reason"])

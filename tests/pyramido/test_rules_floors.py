@@ -188,3 +188,12 @@ def test_outcome_breakdown_labels_every_floor_and_both_tie_breaks():
         assert "Best single floor (2nd tie-break)" in labels
         assert sum(v for label, v in result.breakdown if label.startswith("Floor")) == result.total
         assert result.total == sum(player["scores"])
+
+
+def test_tie_break_note_names_the_tie_break_that_decided():
+    # All on 40: seat 1 has fewer unused cards; seat 0 has as many as seat 2 but a lower best floor.
+    state = _finished([[10, 10, 10, 10], [20, 10, 5, 5], [12, 10, 9, 9]], [1, 2, 1])
+    out = GAME.outcome(state)
+    assert out.winners == [2]
+    assert out.results[2].note == "won on the best single floor"
+    assert [r.rank for r in out.results] == [2, 3, 1]

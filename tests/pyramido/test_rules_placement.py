@@ -195,3 +195,21 @@ def test_domino_data_is_unchanged_by_play():
     state = fresh()
     place(state, 0, (0, 0), "E")
     assert list(DOMINOES) == before
+
+
+def test_floor1_four_by_five_carries_a_three_by_four_second_floor():
+    state = fresh()
+    _finish_first_floor(state, {(x, y) for x in range(4) for y in range(5)})
+    assert state["floor"] == 2
+    for player in state["players"]:
+        assert player["shape"] == [4, 5]
+    seat = state["turn"]
+    place(state, seat, (2, 2), "S")  # x = 2 and y = 3 are inside a 3×4 floor
+    pairs = geo.legal_pairs(2, sc.occupied(state["players"][seat], 2), (4, 5))
+    assert {c for pair in pairs for c in pair} == {(x, y) for x in range(3) for y in range(4)} - {(2, 2), (2, 3)}
+    other = state["turn"]
+    with pytest.raises(G.IllegalAction) as err:
+        place(state, other, (2, 0), "E")  # x = 3 is outside the 3-wide floor
+    assert err.value.code == "bad_position"
+    place(state, other, (0, 2), "S")  # y = 3 is the 4th row: inside
+    assert len(state["players"][other]["floors"][1]) == 1

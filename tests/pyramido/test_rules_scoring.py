@@ -132,3 +132,20 @@ def test_fast_area_count_agrees_with_the_plain_one():
             plain = sorted(map(key, sc.areas(sc.visible(player, floor))))
             fast = sorted(map(key, sc._flat_areas(player, floor)))
             assert plain == fast
+
+
+def test_minos_bonus_of_a_scored_area_without_gem_icons_is_zero():
+    # #2 blue (2 icons) / brown (no icon), brown gem; #52 yellow (1 + 1 icons) below it, yellow gem.
+    player = _player([_piece(2, (0, 0), gem="b"), _piece(52, (0, 1), gem="a")])
+    sheet = sc.score_floor(player, 1)
+    assert sorted((a["colour"], a["icons"]) for a in sheet["areas"]) == [("brown", 0), ("yellow", 2)]
+    assert sheet["mino"]["colour"] == "brown" and sheet["mino_points"] == 0
+    assert sheet["total"] == 2
+
+
+def test_minos_bonus_with_tied_smallest_areas_counts_one_of_them():
+    # brown #0 (2 icons) and yellow #52 (2 icons), both scored: the bonus is 2, not 4.
+    player = _player([_piece(0, (0, 0), gem="a"), _piece(52, (0, 1), gem="a")])
+    sheet = sc.score_floor(player, 1)
+    assert sorted((a["colour"], a["icons"]) for a in sheet["areas"]) == [("brown", 2), ("yellow", 2)]
+    assert sheet["mino_points"] == 2 and sheet["total"] == 6

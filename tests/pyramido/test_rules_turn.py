@@ -182,3 +182,73 @@ def test_malformed_actions_are_refused_without_change(action, code):
 def test_bad_direction_is_refused():
     state = fresh()
     _refuses(state, 0, _action(state, 42, gem="a", direction="X"), "bad_direction")
+
+
+def test_refill_pile_must_be_a_pile_number():
+    state = fresh()
+    action = _action(state, 42, gem="a")
+    err = _refuses(state, 0, dict(action, refill=1.0), "bad_refill")
+    assert "pile 1 or pile 2" in err.message
+
+
+def test_refill_is_mandatory_while_a_pile_behind_the_space_holds_dominoes():
+    state = fresh()
+    action = _action(state, 42, gem="a")
+    _refuses(state, 0, dict(action, refill=None), "bad_refill")
+
+
+def test_single_block_card_number_must_be_one_of_the_three_cards():
+    state = fresh()
+    card = {"card": 1.0, "side": "yellow", "block": "b", "icon": "tl"}
+    _refuses(state, 0, _action(state, 42, gem="a", card=card), "bad_card")
+
+
+def test_gem_may_go_on_a_block_of_its_colour_without_gem_icons():
+    state = fresh()
+    assert DOMINOES[2][1] == ("brown", 0)  # blue (2 icons) / brown (no icon)
+    GAME.apply(state, 0, _action(state, 2, gem="b"))
+    assert sc.floor_blocks(state["players"][0], 1)[(1, 0)] == ("brown", 0, "brown")
+
+
+def test_quarry_space_stays_empty_when_both_piles_behind_it_are_empty():
+    state = fresh()
+    every = [d for pile in state["piles"] for d in pile]
+    state["piles"] = [[], [], every[:43], every[43:]]
+    domino = state["quarry"][0]
+    assert G.refill_piles(state, 0) == []
+    action = {"type": "place", "domino": domino, "at": [0, 0], "dir": "E",
+              "gem": (G.gem_blocks(state, 0, domino) or [None])[0], "card": None, "refill": 0}
+    err = _refuses(state, 0, action, "bad_refill")
+    assert "empty" in err.message
+    GAME.apply(state, 0, dict(action, refill=None))
+    assert state["quarry"][0] is None
+    assert all(d["slot"] != 0 for d in GAME.pending(state)[1].choices["dominoes"])
+
+
+def test_pile_splitting_takes_the_leftmost_of_equal_biggest_piles_rounded_down():
+    state = fresh()
+    every = [d for pile in state["piles"] for d in pile]
+    # Piles of 1, 11, 8 and 11 dominoes (the rest of the set is left out): piles 1 and 3 tie as the biggest.
+    state["piles"] = [every[:1], every[1:12], every[12:20], every[20:31]]
+    donor = list(state["piles"][1])
+    domino = state["quarry"][0]
+    gem = (G.gem_blocks(state, 0, domino) or [None])[0]
+    GAME.apply(state, 0, {"type": "place", "domino": domino, "at": [0, 0], "dir": "E", "gem": gem,
+                          "card": None, "refill": 0})
+    assert state["piles"][0] == donor[:5]  # 11 // 2: the bottom five of the leftmost biggest pile
+    assert state["piles"][1] == donor[5:]
+    assert len(state["piles"][3]) == 11
+
+
+def test_pile_stays_empty_when_no_other_pile_can_be_split():
+    state = fresh()
+    every = [d for pile in state["piles"] for d in pile]
+    state["piles"] = [every[:1], every[1:2], every[2:3], []]  # the rest of the set is left out
+    domino = state["quarry"][0]
+    gem = (G.gem_blocks(state, 0, domino) or [None])[0]
+    events = GAME.apply(state, 0, {"type": "place", "domino": domino, "at": [0, 0], "dir": "E", "gem": gem,
+                                   "card": None, "refill": 0})
+    assert state["quarry"][0] == every[0]
+    assert state["piles"] == [[], every[1:2], every[2:3], []]
+    assert not any(e["type"] == "split" for e in events)
+    assert G.refill_piles(state, 0) == [1]
