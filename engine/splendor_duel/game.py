@@ -201,6 +201,21 @@ def must_replenish(state: dict, seat: int) -> bool:
     return state["stage"] == START and not mandatory_possible(state, seat)
 
 
+def no_way_forward(state: dict, seat: int) -> bool:
+    """True when the seat has no mandatory action, not even after replenishing the board."""
+    if mandatory_possible(state, seat):
+        return False
+    bag = state["bag"]
+    if any(bag[k] for k in NON_GOLD):
+        return False  # replenishing lays a gem or pearl, which can always be taken
+    if not bag[GOLD]:
+        return True
+    # Replenishing would lay only gold: reserving is the one action that could follow.
+    if len(state["players"][seat]["reserved"]) >= MAX_RESERVED:
+        return True
+    return not (face_up(state) or any(state["decks"][str(lv)] for lv in LEVELS))
+
+
 def excess_tokens(player: dict) -> int:
     return max(0, token_count(player) - TOKEN_LIMIT)
 
@@ -443,7 +458,7 @@ def _act_privileges(state: dict, s: dict, seat: int, action: Mapping, events: li
     # Spending privileges must leave the turn playable (a mandatory action, or replenishing first).
     probe = dict(state)
     probe.update(board=s["board"], players=s["players"])
-    if not mandatory_possible(probe, seat) and sum(s["bag"].values()) == 0:
+    if no_way_forward(probe, seat):
         raise IllegalAction("dead_end", "After those privileges you could take no action at all: keep one.")
     return True
 

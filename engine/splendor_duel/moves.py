@@ -28,6 +28,7 @@ from .game import (
     excess_tokens,
     face_up,
     must_replenish,
+    no_way_forward,
     prompt_key,
 )
 
@@ -124,9 +125,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     out: list[dict] = []
     if state["stage"] == START:
         if player["privileges"]:
-            bag_empty = sum(state["bag"].values()) == 0
             for i, t in enumerate(state["board"]):
-                if t is not None and t != GOLD and not (bag_empty and _privilege_dead_end(state, seat, i)):
+                if t is not None and t != GOLD and not _privilege_dead_end(state, seat, i):
                     out.append({"type": "privileges", "tokens": [B.CELL_NAMES[i]]})
         if can_replenish(state):
             out.append({"type": "replenish"})
@@ -148,7 +148,7 @@ def _privilege_dead_end(state: dict, seat: int, cell: int) -> bool:
     players = list(state["players"])
     players[seat] = me
     probe.update(board=board, players=players)
-    return not (can_reserve(probe, seat) or buyable(probe, seat))
+    return no_way_forward(probe, seat)
 
 
 def default_action(state: dict, seat: int) -> dict:

@@ -49,7 +49,8 @@ def view(state: dict, seat: int | None) -> dict:
         "turn": int(state["turn"]),
         "extra": bool(state["extra"]),
         "can_replenish": (not over) and can_replenish(state),
-        "must_replenish": (not over) and must_replenish(state, state["active"]),
+        # Only the active seat's own view: the answer can depend on its blind reserves being affordable.
+        "must_replenish": (not over) and seat == state["active"] and must_replenish(state, seat),
         "winner": state["winner"],
         "win_reason": state["win_reason"],
         "log": [dict(e) for e in state["log"][-12:]],

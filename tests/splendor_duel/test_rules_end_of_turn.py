@@ -136,3 +136,18 @@ def test_not_your_turn():
     with pytest.raises(IllegalAction) as err:
         apply(state, 1, {"type": "replenish"})
     assert err.value.code == "not_your_turn"
+
+
+def test_discard_may_return_gold():
+    state = set_tokens(set_board(fresh(), {"A1": "red"}), 0, white=4, blue=3, gold=3)
+    apply(state, 0, {"type": "take", "tokens": ["A1"], "discard": {"gold": 1}})
+    assert state["players"][0]["tokens"]["gold"] == 2 and state["bag"]["gold"] == 1
+
+
+def test_extra_turn_survives_the_discard_step():
+    # L1-03 grants an extra turn; the buyer ends above 10 tokens and discards as its own step.
+    state = buy_position("L1-03", blue=2, green=2, pearl=1, white=3, red=4, black=4)
+    apply(state, 0, {"type": "buy", "card": "L1-03", "payment": {"blue": 2, "green": 2, "pearl": 1}})
+    assert state["stage"] == "discard"
+    apply(state, 0, {"type": "discard", "tokens": {"white": 1}})
+    assert state["active"] == 0 and state["stage"] == "start" and state["extra"] is False

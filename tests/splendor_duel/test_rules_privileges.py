@@ -8,7 +8,15 @@ import pytest
 from engine.splendor_duel import apply
 from engine.splendor_duel.errors import IllegalAction
 from engine.splendor_duel.moves import legal_actions
-from tests.splendor_duel.helpers import cell, fresh, set_board, snapshot
+from tests.splendor_duel.helpers import (
+    cell,
+    fresh,
+    give_reserved,
+    set_board,
+    set_tokens,
+    snapshot,
+    to_pyramid,
+)
 
 
 def position(privileges: int = 2) -> dict:
@@ -76,3 +84,63 @@ def test_privileges_offered_one_token_at_a_time_in_legal_actions():
     state = position(1)
     offered = {a["tokens"][0] for a in legal_actions(state, 0) if a["type"] == "privileges"}
     assert offered == {"A1", "B1", "C1", "C3", "D4"}
+
+
+def stuck_position(bag_gold: int) -> dict:
+    """Seat 0 holds 10 tokens, three reserved cards and nothing it can buy; the board holds red and green
+    and the other gems are with seat 1, so the bag holds only what gold the board and players do not."""
+    state = set_board(fresh(), {"A1": "red", "B1": "green"} | {c: "gold" for c in ("C5", "D5", "E5")[bag_gold:]})
+    set_tokens(state, 0, white=4, black=4, pearl=2)
+    set_tokens(state, 1, blue=4, green=3, red=3)
+    for c in ("L3-01", "L3-03", "L3-05"):
+        give_reserved(state, 0, c)
+    # A pyramid of cards seat 0 cannot pay for, even with the red and green it may take.
+    for row in (("L1-01", "L1-02", "L1-03", "L1-04", "L1-05"), ("L2-01", "L2-02", "L2-04", "L2-05"),
+                ("L3-02", "L3-04", "L3-06")):
+        for i, c in enumerate(row):
+            to_pyramid(state, c, i)
+    state["players"][0]["privileges"], state["players"][1]["privileges"], state["supply"] = 2, 0, 1
+    return state
+
+
+def test_privileges_cannot_leave_no_possible_action_with_an_empty_bag():
+    state = stuck_position(bag_gold=0)
+    # Gold is on the board but three cards are reserved: without a gem or pearl, nothing can be done.
+    apply(state, 0, {"type": "privileges", "tokens": ["A1"]})
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 0, {"type": "privileges", "tokens": ["B1"]})
+    assert err.value.code == "dead_end" and state == before
+    assert not any(a["type"] == "privileges" for a in legal_actions(state, 0))
+
+
+def test_privileges_cannot_leave_only_gold_to_replenish_with():
+    # Replenishing would lay only gold, which a player with three reserved cards cannot use.
+    state = stuck_position(bag_gold=3)
+    apply(state, 0, {"type": "privileges", "tokens": ["A1"]})
+    assert not any(a["type"] == "privileges" for a in legal_actions(state, 0))
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 0, {"type": "privileges", "tokens": ["B1"]})
+    assert err.value.code == "dead_end" and state == before
+    # Taking that last token as the turn's line is fine.
+    apply(state, 0, {"type": "take", "tokens": ["B1"], "discard": {"white": 2}})
+    assert state["active"] == 1
+
+
+def test_privileges_may_leave_only_gold_when_a_reservation_follows():
+    state = stuck_position(bag_gold=3)
+    state["players"][0]["reserved"].pop()
+    apply(state, 0, {"type": "privileges", "tokens": ["A1"]})
+    apply(state, 0, {"type": "privileges", "tokens": ["B1"]})
+    apply(state, 0, {"type": "replenish"})
+    assert [a["type"] for a in legal_actions(state, 0)] and all(
+        a["type"] == "reserve" for a in legal_actions(state, 0))
+
+
+def test_privilege_cannot_take_from_an_empty_space():
+    state = position(1)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 0, {"type": "take", "privileges": ["E1"], "tokens": ["A1"]})
+    assert err.value.code == "empty_cell" and state == before

@@ -112,3 +112,13 @@ def test_replenish_forced_when_no_mandatory_action_is_possible():
     apply(state, 0, {"type": "replenish"})
     assert pending(state)[0].choices["must_replenish"] is False
     assert legal_actions(state, 0)
+
+
+def test_replenish_privilege_lost_when_the_opponent_already_holds_all_three():
+    state = fresh()
+    state["board"][SPIRAL[0]] = None
+    set_board(state, keep=True)
+    state["supply"], state["players"][1]["privileges"] = 0, 3
+    apply(state, 0, {"type": "replenish"})
+    assert state["players"][1]["privileges"] == 3 and state["players"][0]["privileges"] == 0
+    assert state["supply"] == 0 and state["board"][SPIRAL[0]] is not None

@@ -12,6 +12,7 @@ from tests.splendor_duel.helpers import (
     fresh,
     give_reserved,
     set_board,
+    set_tokens,
     snapshot,
     to_deck_top,
     to_pyramid,
@@ -106,3 +107,21 @@ def test_pyramid_refill_empty_deck_leaves_a_hole():
     state["decks"]["2"] = []
     apply(state, 0, {"type": "reserve", "gold": "A1", "card": "L2-05"})
     assert state["pyramid"]["2"][0] is None
+
+
+def test_reserved_card_has_no_effect_until_bought():
+    # L3-01: white, 3 PP, 2 crowns; reserving it gives neither, nor a royal card at 3 crowns.
+    state = to_pyramid(position(), "L3-01", 0)
+    state["players"][0]["crowns"] = 2
+    apply(state, 0, {"type": "reserve", "gold": "A1", "card": "L3-01"})
+    me = state["players"][0]
+    assert me["crowns"] == 2 and me["points"] == 0 and me["royals"] == [] and sum(me["bonus"].values()) == 0
+    assert me["cards"] == [] and state["active"] == 1
+
+
+def test_reserve_gold_counts_toward_the_ten_token_limit():
+    state = set_tokens(position(), 0, white=4, blue=4, pearl=2)
+    apply(state, 0, {"type": "reserve", "gold": "A1", "deck": 1})
+    assert state["stage"] == "discard" and state["active"] == 0
+    apply(state, 0, {"type": "discard", "tokens": {"gold": 1}})
+    assert state["players"][0]["tokens"]["gold"] == 0 and state["bag"]["gold"] == 2 and state["active"] == 1

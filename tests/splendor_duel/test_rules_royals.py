@@ -87,3 +87,14 @@ def test_royal_privilege():
     state = position(2)
     apply(state, 0, {"type": "buy", "card": "L1-02", "royal": "R-3"})
     assert state["players"][0]["privileges"] == 1 and state["active"] == 1
+
+
+def test_royal_card_none_left_nothing_happens():
+    state = position(2)
+    state["players"][1]["royals"], state["royals"] = list(state["royals"]), []
+    with pytest.raises(IllegalAction) as err:
+        apply(state, 0, {"type": "buy", "card": "L1-02", "royal": "R-4"})
+    assert err.value.code == "unused_answer"
+    assert all("royal" not in a for a in buy_variants(state, 0, "L1-02"))
+    apply(state, 0, {"type": "buy", "card": "L1-02"})
+    assert state["players"][0]["crowns"] == 3 and state["players"][0]["royals"] == [] and state["active"] == 1

@@ -105,3 +105,15 @@ def test_privilege_given_is_lost_when_the_opponent_already_holds_all_three():
     apply(state, 0, {"type": "take", "tokens": ["A1", "B1", "C1"]})
     assert state["players"][1]["privileges"] == 3 and state["supply"] == 0
     assert state["players"][0]["privileges"] == 0
+
+
+def test_tokens_taken_with_privileges_do_not_count_toward_the_privilege_rule():
+    # A pearl taken with a privilege plus a pearl in the line is not "both pearls" in the take action.
+    state = position({"A1": "pearl", "C3": "pearl", "D3": "red", "E3": "red", "A5": "red"})
+    state["players"][0]["privileges"], state["supply"] = 1, 1
+    apply(state, 0, {"type": "take", "privileges": ["A1"], "tokens": ["C3"]})
+    assert state["players"][1]["privileges"] == 1 and state["supply"] == 2
+    state = position({"A1": "red", "C3": "red", "D3": "red"})
+    state["players"][0]["privileges"], state["supply"] = 1, 1
+    apply(state, 0, {"type": "take", "privileges": ["A1"], "tokens": ["C3", "D3"]})
+    assert state["players"][1]["privileges"] == 1 and state["supply"] == 2
