@@ -177,7 +177,7 @@ def validate(state: dict, seat: int, action: dict) -> dict:
     if kind == "attack":
         if player["attacks"] < 1:
             raise IllegalAction("You have no attack token behind your screen.", "no_attack")
-        card = action.get("card")
+        card = int_arg(action.get("card"))
         if card not in auction_offer(state):
             raise IllegalAction("Attack to take a character that is on offer at the auction.", "bad_card")
         return {"type": "attack", "card": card, "archive": archive}
@@ -523,7 +523,7 @@ STEPS = {
 
 
 def _check_card(state: dict, seat: int, decision: dict, action: dict) -> dict:
-    card = action.get("card")
+    card = int_arg(action.get("card"))
     if card not in decision["options"]:
         raise IllegalAction("Choose one of the characters still on offer.", "bad_card")
     return {"card": card}

@@ -42,7 +42,8 @@ def check_reward_choice(reward: object, piles: object = ()) -> dict:
         out["gems"] = clean_gems(out["gems"], "gems to take")
     if "draw" in out:
         draw = out["draw"]
-        if not isinstance(draw, list) or any(d not in ("law", "small") and d not in piles for d in draw):
+        if not isinstance(draw, list) or any(not isinstance(d, str) or (d not in ("law", "small") and d not in piles)
+                                             for d in draw):
             extra = "".join(f", the {name} deck" for name in piles)
             raise IllegalAction(f"Each card you draw comes from the law deck{extra} or the small deck.", "bad_draw")
     if "level5" in out and out["level5"] not in ("rows", "pp"):

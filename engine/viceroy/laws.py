@@ -114,6 +114,9 @@ def _token_ref(cards: dict, ref: dict, whose: str) -> None:
     slot, index = slot_arg(ref.get("slot")), int_arg(ref.get("token"))
     if slot not in cards or not isinstance(index, int) or not 0 <= index < len(cards[slot]["tokens"]):
         raise IllegalAction(f"Choose a token lying on a card of {whose} pyramid.", "bad_swap")
+    if cards[slot]["tokens"][index]["type"] == "infinite_gem":
+        # An infinite gem is a gem, not a token (RULES.md §1): the law swaps tokens only.
+        raise IllegalAction("An infinite gem is not a token: Exchange of Favors cannot swap it.", "bad_swap")
 
 
 def _validate_exchange(state: dict, seat: int, action: dict, out: dict, fresh: bool) -> dict:
@@ -123,7 +126,7 @@ def _validate_exchange(state: dict, seat: int, action: dict, out: dict, fresh: b
         return out  # the exchange is optional
     if not isinstance(give, dict) or not isinstance(take, dict):
         raise IllegalAction("Exchange of Favors swaps one of your tokens for one of another player's.", "bad_swap")
-    other = take.get("seat")
+    other = int_arg(take.get("seat"))
     if not isinstance(other, int) or other == seat or not 0 <= other < len(state["players"]):
         raise IllegalAction("Choose another player to exchange a token with.", "bad_swap")
     _token_ref(player["pyramid"]["cards"], give, "your")
@@ -166,7 +169,7 @@ def _exchange(state: dict, seat: int, plan: dict, events: list) -> None:
 
 def _validate_decree(state: dict, seat: int, action: dict, out: dict, fresh: bool) -> dict:
     _archive(action, out)
-    take = action.get("take")
+    take = int_arg(action.get("take"))
     if take not in auction_offer(state):
         raise IllegalAction("Royal Decree takes a character displayed at the auction.", "bad_card")
     out["take"] = take
@@ -226,7 +229,8 @@ def _check_chancery_return(state: dict, seat: int, decision: dict, action: dict)
     ret = action.get("cards")
     laws_in_hand = [c for c in state["players"][seat]["hand"] if C.is_law(c)]
     need = min(2, len(laws_in_hand))
-    if not isinstance(ret, list) or len(ret) != need or len(set(ret)) != need or any(c not in laws_in_hand for c in ret):
+    if (not isinstance(ret, list) or any(int_arg(c) is None for c in ret) or len(ret) != need or len(set(ret)) != need
+            or any(c not in laws_in_hand for c in ret)):
         raise IllegalAction(f"Return {need} law cards from your hand to the law deck.", "bad_return")
     return {"cards": list(ret)}
 
@@ -348,7 +352,7 @@ def choice_items(number: int, option: int) -> list[dict]:
 
 def _validate_choice(state: dict, seat: int, action: dict, out: dict, fresh: bool) -> dict:
     number = out["card"]
-    option = out["reward"].get("option")
+    option = int_arg(out["reward"].get("option"))
     if option not in (0, 1, 2):
         raise IllegalAction(f"{C.label(number)}: choose one of its three options.", "choose_option")
     if any(i["type"] == "infinite_gem" for i in choice_items(number, option)) and out["reward"].get("color") is None:

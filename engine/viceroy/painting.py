@@ -48,7 +48,7 @@ def apply_painting(pyramid: dict, gems: dict[str, int], paint_list: list[dict]) 
         if not isinstance(item, dict):
             raise ValueError("Each painted section needs a slot, a section and a colour.")
         slot, section, color = item.get("slot"), item.get("section"), item.get("color")
-        if color not in _COLOR_INDEX:
+        if not isinstance(color, str) or color not in _COLOR_INDEX:
             raise ValueError(f"'{color}' is not a gem colour (use {', '.join(COLORS)}).")
         if section not in pyr.SECTIONS:
             raise ValueError(f"'{section}' is not a card section (use {', '.join(pyr.SECTIONS)}).")

@@ -13,7 +13,7 @@ from .development import check_reward_choice
 from .errors import IllegalAction
 from .rewards import reward_choice
 from .rules import DONE, Phase, check_options, ordered, rules_for
-from .state import COLORS, GEMS_IN_BOX, STATE_VERSION, ev, new_entry, p, priority_order, rng
+from .state import COLORS, GEMS_IN_BOX, STATE_VERSION, ev, int_arg, new_entry, p, priority_order, rng
 
 
 def new_game(options: dict | None = None, seed: int = 0, seats: int | None = None) -> dict:
@@ -105,7 +105,7 @@ def deal(state: dict, draw: object) -> None:
 
 def validate(state: dict, seat: int, action: dict) -> dict:
     player = state["players"][seat]
-    start, keep = action.get("start"), action.get("keep")
+    start, keep = int_arg(action.get("start")), int_arg(action.get("keep"))
     hand = player["hand"]
     if start not in hand:
         raise IllegalAction("Choose your starting card from the cards you were dealt.", "bad_start")

@@ -248,3 +248,21 @@ def test_a_law_plans_menus_show_what_the_player_chose():
     assert not any(o.default for o in menu("take").options)
     _control(ctx, draft, "take", [take])
     assert [o.value for o in menu("take").options if o.default] == [take]
+
+
+def test_exchange_of_favors_menus_leave_out_infinite_gems():
+    """An infinite gem is a gem, not a token: law 67's menus offer only the tokens the law may swap."""
+    state = _game_at("development")
+    me, other = state["players"][0], state["players"][1]
+    me["hand"] = [67, *me["hand"]]
+    me["pyramid"]["cards"]["1:0"]["tokens"] = [{"type": "magic"}, {"type": "infinite_gem", "color": "red"}]
+    other["pyramid"]["cards"]["1:0"]["tokens"] = [{"type": "infinite_gem", "color": "blue"}, {"type": "defense"}]
+    ctx = _ctx(state, 0)
+    draft = fresh_draft(ctx.key)
+    _control(ctx, draft, "card", ["play:67"])
+    spec = PRESENTER.prompt_kind(ctx.prompt).render(ctx, draft)
+    _control(ctx, draft, "slot", [next(c for c in _all_controls(spec) if c.custom_id.endswith(":slot")).options[0].value])
+    spec = PRESENTER.prompt_kind(ctx.prompt).render(ctx, draft)
+    menus = {c.custom_id.rsplit(":", 1)[1]: c for c in _all_controls(spec) if isinstance(c, Select)}
+    assert [o.value for o in menus["give"].options] == ["1:0#0"]
+    assert [o.value for o in menus["swap"].options] == ["1#1:0#1"]

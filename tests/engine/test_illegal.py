@@ -196,3 +196,65 @@ def test_illegal_after_the_game_is_over() -> None:
     state, _ = play_game({"players": 2}, 3)
     check_illegal(state, 0, {"type": "pass"})
     check_illegal(state, 1, {"type": "paint", "paint": []})
+
+
+def test_card_numbers_and_options_must_be_whole_numbers() -> None:
+    """A card, seat or option named by ``True`` or ``1.0`` is refused (it would equal 1 and slip into the state)."""
+    from tests.engine.helpers import gems, set_auction, set_hand, set_pyramid, started, to_development
+
+    state = new_game({"players": 2}, 3)
+    set_hand(state, 0, [1, 2, 3, 4])
+    for start in (1.0, True):
+        check_illegal(state, 0, {"type": "setup", "start": start, "keep": 2})
+    check_illegal(state, 0, {"type": "setup", "start": 1, "keep": 2.0})
+
+    state = started(2)
+    set_auction(state, {"red": (20, None), "blue": (21, 1)})
+    state["players"][0]["attacks"] = 1
+    for card in (20.0, True):
+        check_illegal(state, 0, {"type": "attack", "card": card})
+
+    state = started(2)
+    to_development(state)
+    set_hand(state, 0, [69, 67, 73])
+    set_auction(state, {"red": (20, None), "blue": (21, 1)})
+    set_pyramid(state, 0, {"1:0": 50}, tokens={"1:0": [{"type": "magic"}]})
+    set_pyramid(state, 1, {"1:0": 51}, tokens={"1:0": [{"type": "defense"}]})
+    state["players"][0]["gems"] = gems(red=3)
+    for take in (20.0, True):
+        check_illegal(state, 0, {"type": "play", "card": 69, "slot": "1:2", "take": take})
+    check_illegal(state, 0, {"type": "play", "card": 67, "slot": "1:2", "give": {"slot": "1:0", "token": 0},
+                             "take": {"seat": True, "slot": "1:0", "token": 0}, "pay": gems(red=3)})
+    for option in (1.0, True, [1]):
+        check_illegal(state, 0, {"type": "play", "card": 73, "slot": "1:2", "reward": {"option": option, "color": "red"}})
+
+    # A decision naming a card.
+    state = started(2)
+    state["decision"] = {"seat": 0, "kind": "attack_pick", "text": "", "options": [20, 21]}
+    state["queue"] = [{"op": "attack", "seat": 0, "card": 1, "archive": None}]
+    check_illegal(state, 0, {"type": "decide", "card": 20.0})
+    state["decision"] = {"seat": 0, "kind": "chancery_return", "text": "", "options": [80, 81], "count": 2}
+    state["queue"] = [{"op": "chancery", "seat": 0}]
+    set_hand(state, 0, [80, 81])
+    for cards in ([80.0, 81], [[80], [81]], [{}, {}]):
+        check_illegal(state, 0, {"type": "decide", "cards": cards})
+
+
+def test_unhashable_reward_and_paint_choices_are_refused() -> None:
+    from tests.engine.helpers import gems, set_hand, set_pyramid, started, to_development
+
+    state = started(2)
+    to_development(state)
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = gems(green=1)
+    for draw in ([[1]], [{}], [None]):
+        check_illegal(state, 0, {"type": "play", "card": 32, "slot": "1:2", "pay": gems(green=1), "reward": {"draw": draw}})
+
+    state, _ = play_game({"players": 2}, 3)
+    state["phase"] = "painting"
+    state["scores"] = None
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 4, "2:1": 1})
+    state["players"][0]["painted"] = None
+    state["players"][0]["gems"] = gems(red=1)
+    for colour in (["red"], {"red": 1}):
+        check_illegal(state, 0, {"type": "paint", "paint": [{"slot": "1:2", "section": "top_left", "color": colour}]})

@@ -118,6 +118,23 @@ def test_law_67_exchange_of_favors() -> None:
     assert state["players"][0]["gems"] == gems(green=1, blue=2, yellow=2)
 
 
+def test_law_67_exchange_cannot_swap_an_infinite_gem() -> None:
+    # An infinite gem is a gem, not a token (RULES.md §1): Exchange of Favors swaps tokens only.
+    state = law_game([67], {"1:0": 50}, tokens={"1:0": [{"type": "magic"}, {"type": "infinite_gem", "color": "red"}]})
+    set_pyramid(state, 1, {"1:0": 51}, tokens={"1:0": [{"type": "infinite_gem", "color": "blue"}, {"type": "defense"}]})
+    before = copy.deepcopy(state)
+    for give, take in ((0, 0), (1, 1)):
+        with pytest.raises(IllegalAction) as exc:
+            play(state, {"card": 67, "slot": "1:2", "give": {"slot": "1:0", "token": give},
+                         "take": {"seat": 1, "slot": "1:0", "token": take}, "pay": gems(red=2, green=1)})
+        assert exc.value.code == "bad_swap" and "infinite gem" in exc.value.message
+        assert state == before
+    play(state, {"card": 67, "slot": "1:2", "give": {"slot": "1:0", "token": 0},
+                 "take": {"seat": 1, "slot": "1:0", "token": 1}, "pay": gems(red=2, green=1)})
+    assert token_types(cards0(state)["1:0"]) == ["defense", "infinite_gem"]
+    assert token_types(state["players"][1]["pyramid"]["cards"]["1:0"]) == ["infinite_gem", "magic"]
+
+
 def test_law_67_exchange_is_optional() -> None:
     state = law_game([67])
     play(state, {"card": 67, "slot": "1:2"})

@@ -6,6 +6,7 @@ import pytest
 
 from engine.viceroy import IllegalAction, apply_action
 from engine.viceroy import cards as C
+from engine.viceroy import pyramid as P
 from tests.engine.helpers import (
     events_of,
     full_four_levels,
@@ -236,6 +237,18 @@ def test_single_colour_circle_without_reserve_gem() -> None:
     assert state["players"][0]["gems"]["red"] == 0
 
 
+def test_law_completing_a_single_colour_circle_takes_its_gem() -> None:
+    state = dev()
+    # Chancellor's top right and Margrave's top left are green; Census's bottom is green.
+    set_pyramid(state, 0, {"1:0": 6, "1:2": 33})
+    set_hand(state, 0, [68])
+    state["players"][0]["gems"] = gems()
+    events = submit(state, {0: {"type": "play", "card": 68, "slot": "2:1"}, 1: PASS})
+    assert [e["color"] for e in events_of(events, "circle_gem")] == ["green"]
+    assert state["players"][0]["gems"] == gems(green=1)
+    assert state["reserve"]["green"] == 7
+
+
 def test_mixed_circle_gives_no_gem() -> None:
     state = dev()
     set_pyramid(state, 0, {"1:0": 3, "1:2": 2})  # #2 top-left blue
@@ -348,6 +361,128 @@ def test_infinite_gem_from_screen_when_reserve_empty() -> None:
     assert {"type": "infinite_gem", "color": "green"} in state["players"][0]["pyramid"]["cards"]["2:1"]["tokens"]
     # The green gem came from the screen; the red one is the gem of the red circle #3/#17/#1 completes.
     assert state["players"][0]["gems"] == gems(red=1)
+
+
+def test_infinite_gem_reward_lost_when_reserve_and_screen_have_none() -> None:
+    state = dev()
+    set_pyramid(state, 0, {"1:0": 3, "1:2": 17})
+    set_hand(state, 0, [1])  # level 2: infinite green gem
+    state["players"][0]["gems"] = gems(red=1, yellow=1)
+    state["reserve"]["green"] = 0
+    events = submit(state, {0: {"type": "play", "card": 1, "slot": "2:1", "pay": gems(red=1, yellow=1)}, 1: PASS})
+    settle(state)
+    assert events_of(events, "no_infinite")
+    assert state["players"][0]["pyramid"]["cards"]["2:1"]["tokens"] == []
+    assert state["reserve"]["green"] == 0
+
+
+def test_infinite_gem_payment_example_one_yellow_two_blue() -> None:
+    # The rulebook's example: a cost of 1 yellow and 2 blue with a blue infinite gem is paid with 1 blue, 1 yellow.
+    state = dev()
+    layout = {"1:0": 50, "1:2": 51, "1:4": 52, "2:1": 53, "2:3": 54}
+    set_pyramid(state, 0, layout, tokens={"1:0": [{"type": "infinite_gem", "color": "blue"}]})
+    set_hand(state, 0, [31])  # Crown Prince on level 3: blue, blue, yellow
+    state["players"][0]["gems"] = gems(blue=1, yellow=1)
+    assert C.cost(31, 3) == gems(blue=2, yellow=1)
+    with pytest.raises(IllegalAction) as exc:
+        apply_action(state, 0, {"type": "play", "card": 31, "slot": "3:2", "pay": gems(blue=1, yellow=1)})
+    assert exc.value.code == "bad_payment"
+    submit(state, {0: {"type": "play", "card": 31, "slot": "3:2", "pay": gems(blue=1, yellow=1), "infinite": ["1:0/blue"]},
+                   1: PASS})
+    settle(state)
+    assert state["players"][0]["pyramid"]["cards"]["3:2"]["card"] == 31
+    assert state["players"][0]["gems"] == gems()
+    # The infinite gem stays on its card for later turns.
+    assert state["players"][0]["pyramid"]["cards"]["1:0"]["tokens"] == [{"type": "infinite_gem", "color": "blue"}]
+
+
+@pytest.mark.parametrize(
+    ("level", "tokens", "gem_count", "cards"),
+    [
+        (1, [], 0, 1),  # one card from the law deck or the small deck
+        (2, [], 5, 0),  # five gems
+        (3, [{"type": "magic"}], 0, 0),  # a magic token
+        (4, [{"type": "power_points", "value": 12}], 0, 0),  # 12 PP
+    ],
+)
+def test_captain_32_reward_example(level: int, tokens: list[dict], gem_count: int, cards: int) -> None:
+    state = dev()
+    set_pyramid(state, 0, _under(level, exclude=32))
+    set_hand(state, 0, [32])
+    state["players"][0]["gems"] = C.cost(32, level)
+    slot = _slot(level)
+    circle = P.single_colour(state["players"][0]["pyramid"], slot, 32)
+    submit(state, {0: {"type": "play", "card": 32, "slot": slot, "pay": C.cost(32, level), "reward": {"draw": ["law"]}},
+                   1: PASS})
+    settle(state)
+    player = state["players"][0]
+    assert player["pyramid"]["cards"][slot]["tokens"] == tokens
+    assert sum(player["gems"].values()) == gem_count + (circle is not None)
+    assert len(player["hand"]) == cards
+
+
+def _under(level: int, exclude: int) -> dict[str, int]:
+    """Filler characters (never ``exclude``) with one open place on ``level``: ``_slot(level)``."""
+    fillers = iter(n for n in C.CHARACTER_NUMBERS if n != exclude)
+    if level == 1:
+        return {"1:0": next(fillers)}
+    return {f"{lv}:{lv - 1 + 2 * j}": next(fillers) for lv in range(1, level) for j in range(level - lv + 1)}
+
+
+def _slot(level: int) -> str:
+    return "1:2" if level == 1 else f"{level}:{level - 1}"
+
+
+def _printed(items: list[dict]) -> tuple[list[dict], int, int, int]:
+    """What reward items give, read from the card data: (tokens on the card, gems, cards, attack tokens)."""
+    tokens: list[dict] = []
+    gem_count = card_count = attacks = 0
+    for item in items:
+        kind = item["type"]
+        if kind == "gems":
+            gem_count += item["amount"]
+        elif kind == "cards":
+            card_count += item["amount"]
+        elif kind == "attack":
+            attacks += item["amount"]
+        elif kind in ("science", "magic", "defense"):
+            tokens += [{"type": kind}] * item["amount"]
+        elif kind == "power_points":
+            tokens.append({"type": kind, "value": item["amount"]})
+        elif kind == "magic_bonus":
+            tokens.append({"type": kind, "value": item["value"]})
+        elif kind == "circle_bonus":
+            tokens.append({"type": kind, "color": item["color"], "value": item["value"]})
+        else:
+            assert kind == "infinite_gem"
+            tokens.append({"type": kind, "color": item["color"]})
+    return tokens, gem_count, card_count, attacks
+
+
+@pytest.mark.parametrize("number", C.CHARACTER_NUMBERS)
+def test_every_character_row_gives_its_printed_reward(number: int) -> None:
+    """Each row of every character, played on its level (and level 5 with rows 1-3), gives what it prints."""
+    for level in (1, 2, 3, 4, 5):
+        state = dev()
+        set_pyramid(state, 0, _under(level, exclude=number))
+        set_hand(state, 0, [number])
+        player = state["players"][0]
+        player["gems"] = C.cost(number, level)
+        slot = _slot(level)
+        circle = P.single_colour(player["pyramid"], slot, number)
+        rows = [C.card(number)["rows"][lv - 1]["reward"] for lv in ((1, 2, 3) if level == 5 else (level,))]
+        tokens, gem_count, card_count, attacks = _printed([item for row in rows for item in row])
+        reward = {"draw": ["law"] * card_count, "level5": "rows"}
+        submit(state, {0: {"type": "play", "card": number, "slot": slot, "pay": C.cost(number, level), "reward": reward},
+                       1: PASS})
+        settle(state)
+        placed = player["pyramid"]["cards"][slot]
+        assert placed["card"] == number
+        key = lambda t: sorted(t.items())  # noqa: E731
+        assert sorted(placed["tokens"], key=key) == sorted(tokens, key=key), (number, level)
+        assert sum(player["gems"].values()) == gem_count + (circle is not None), (number, level)
+        assert len(player["hand"]) == card_count, (number, level)
+        assert player["attacks"] == attacks, (number, level)
 
 
 def test_level5_default_is_rows() -> None:

@@ -68,6 +68,14 @@ def test_attack_example_minus_12() -> None:
     assert score_player(game(me, opponent_a, opponent_b), 1)["breakdown"]["attack"] == -4 * (4 + 3)
 
 
+def test_attack_example_minus_20_without_defense() -> None:
+    # The rulebook's example before defense: opponents hold 2 and 3 unused attack tokens: 4 x (2 + 3).
+    me = player(pyramid(entry("1:0", 1)))
+    result = score_player(game(me, player(pyramid(entry("1:0", 2)), attacks=2),
+                               player(pyramid(entry("1:0", 3)), attacks=3)), 0)
+    assert result["breakdown"]["attack"] == -20
+
+
 def test_attack_tokens_on_conscription_count_as_unused() -> None:
     me = player(pyramid(entry("1:0", 1)))
     them = player(pyramid(entry("1:0", 2), entry("1:2", 77, [tok("attack")])))
@@ -106,6 +114,15 @@ def test_circle_bonus_counts_for_each_circle_of_its_colour() -> None:
     assert score_player(game(player(p)), 0)["breakdown"]["circles"] == (2 + 2) * 2
 
 
+def test_circle_example_green_level_2_with_plus_4_bonus_is_6() -> None:
+    # The rulebook's example: a green circle between levels 1 and 2 (2) with a +4 green bonus token.
+    # Chancellor's top right, Margrave's top left and Herbalist's bottom are all green.
+    p = pyramid(entry("1:0", 6, [tok("circle_bonus", color="green", value=4)]), entry("1:2", 33), entry("2:1", 3))
+    result = score_player(game(player(p)), 0)
+    assert result["details"]["circles"] == [{"slot": "2:1", "color": "green", "points": 6}]
+    assert result["breakdown"]["circles"] == 6
+
+
 def test_mixed_circle_scores_nothing() -> None:
     p = pyramid(entry("1:0", 3), entry("1:2", 4), entry("2:1", 1))
     assert score_player(game(player(p)), 0)["breakdown"]["circles"] == 0
@@ -124,6 +141,16 @@ def test_infinite_gem_scores_card_level_plus_bonus() -> None:
     )
     result = score_player(game(player(p)), 0)
     assert result["breakdown"]["infinite_gems"] == (1 + 3) + (2 + 0)
+
+
+def test_infinite_gem_example_yellow_level_3_with_plus_4_is_7() -> None:
+    # The rulebook's example: a yellow infinite gem on level 3 (3) and a +4 yellow circle bonus.
+    cards = [entry(f"{lv}:{lv - 1 + 2 * j}", 10 + 5 * lv + j) for lv in (1, 2) for j in range(4 - lv)]
+    cards.append(entry("3:2", 3, [tok("infinite_gem", color="yellow")]))
+    cards[0]["tokens"] = [tok("circle_bonus", color="yellow", value=4)]
+    result = score_player(game(player(pyramid(*cards))), 0)
+    assert result["details"]["infinite_gems"] == [{"slot": "3:2", "color": "yellow", "points": 7}]
+    assert result["breakdown"]["infinite_gems"] == 7
 
 
 def test_power_points_are_summed() -> None:

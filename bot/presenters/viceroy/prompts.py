@@ -329,11 +329,12 @@ def _play_controls(ctx: SeatCtx, spec: MessageSpec, draft: dict, lines: list[str
                                           for t in free])])
     if number == 67:
         mine = [Option(cut(f"{letters.get(t, '?')}: {token_name(tok)} on {C.label(e['card'])}"), f"{t}#{i}")
-                for t, e in sorted(pyramid["cards"].items()) for i, tok in enumerate(e["tokens"])]
+                for t, e in sorted(pyramid["cards"].items()) for i, tok in enumerate(e["tokens"])
+                if tok["type"] != "infinite_gem"]  # a gem, not a token: the law cannot swap it
         theirs = [Option(cut(f"{names.get(p['seat'], 'Seat ' + str(p['seat']))}: {token_name(tok)} on {C.label(e['card'])}"),
                          f"{p['seat']}#{t}#{i}")
                   for p in view["players"] if p["seat"] != seat for t, e in sorted(p["pyramid"]["cards"].items())
-                  for i, tok in enumerate(e["tokens"])]
+                  for i, tok in enumerate(e["tokens"]) if tok["type"] != "infinite_gem"]
         if mine and theirs:
             lines.append("Exchange of Favors: optionally pick one of your tokens and one of another player's "
                          "(you pay them 3 gems).")
