@@ -158,6 +158,20 @@ def _stack(task: asyncio.Task) -> str:
     return out.getvalue()
 
 
+class _HeldPings:
+    """The channel pings of one announcement (a player whose DMs are closed has a new decision), held back
+    while its lines are posted: the two lanes run side by side, and a ping above the lines that announce its
+    decision reads out of order. Closed once the lines are out; a ping sent later (a resync the announcement
+    scheduled) goes out at once."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[contextvars.Context, int, str]] = []
+        self.open = True
+
+
+_HELD_PINGS: contextvars.ContextVar[_HeldPings | None] = contextvars.ContextVar("held_pings", default=None)
+
+
 class _TimeoutResponse:
     """Stands in for an HTTP response in the HTTPException raised when a request hangs."""
 
@@ -483,8 +497,17 @@ class Announcer:
                     log.exception("reminding for game %s failed", result.game_id)
             return
         # Two lanes: the outbox (lines in the channel, private lines, the end) and the game's messages
-        # (prompts, screens, table). Neither waits for the other's Discord requests.
-        _, synced = await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
+        # (prompts, screens, table). Neither waits for the other's Discord requests, but the channel pings of
+        # the messages lane wait for the lines (see _HeldPings).
+        pings = _HeldPings()
+        token = _HELD_PINGS.set(pings)
+        try:
+            _, synced = await asyncio.gather(self._lines_lane(result), self._messages_lane(result))
+        finally:
+            _HELD_PINGS.reset(token)
+            pings.open = False
+        for context, channel_id, text in pings.held:  # in the reader's language they were written for
+            await asyncio.create_task(self.send_channel(channel_id, content=text), context=context)
         # The commit's own announcement counts as delivered once its messages are in line too: a process
         # that dies between the two leaves it in the outbox, and the sweep brings the prompts out.
         owed = self._owed.pop((result.game_id, result.version), None)
@@ -1277,6 +1300,10 @@ class Announcer:
         else:
             text = DM_PINGS[why or REFUSED].format(u=s.user_id, g=presenter.display_name, n=result.game_id,
                                                    what=decision)
+        held = _HELD_PINGS.get()
+        if held is not None and held.open:
+            held.held.append((contextvars.copy_context(), result.channel_id, text))
+            return
         await self.send_channel(result.channel_id, content=text)
 
     def _resync_later(self, game_id: int) -> None:

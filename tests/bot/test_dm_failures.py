@@ -174,3 +174,31 @@ async def test_a_start_click_whose_answer_fails_still_prompts_the_players(fake_d
                              timeout=30, what="the start line in the channel")
     finally:
         await table.stop_bot()
+
+
+
+def _text(message) -> str:
+    return " ".join([message.content or "", *(f"{e.get('title', '')} {e.get('description', '')}" for e in message.embeds)])
+
+
+ANNOUNCED_BY = {"auction choice": ("Auction round",), "development plan": ("Development round", "development phase")}
+
+
+async def test_a_ping_comes_after_the_lines_that_announce_its_decision(fake_discord, in_auction):
+    """With DMs closed, the channel ping for a new decision is posted below the lines that lead to it (the
+    round's results and the phase that starts), not above them while they are still being posted."""
+    table, sims = in_auction
+    ann, bo = table.users
+    bo.close_dms()  # his auction prompt is already in his DMs: he answers it there
+    # The first ping follows a DM that failed; the later ones go out at once (his DMs are known closed).
+    await play_until(table, sims, lambda: len(pings(table, bo)) >= 4)
+    texts = [_text(m) for m in table.channel.messages()]
+    checked = 0
+    for i, text in enumerate(texts):
+        if f"<@{bo.id}>" not in text or "My screen" not in text:
+            continue
+        decision = next(d for d in ANNOUNCED_BY if d in text)
+        before = next(t for t in reversed(texts[:i]) if not ("<@" in t and "My screen" in t))
+        assert any(words in before for words in ANNOUNCED_BY[decision]), (text, before)
+        checked += 1
+    assert checked >= 4
