@@ -1,5 +1,8 @@
 """``python -m bot``: run the bot, or, with no Discord token configured, an offline demo game.
 
+``python -m bot --demo [GAME]`` plays the offline demo of GAME (viceroy, splendorduel, pyramido) whatever is
+configured.
+
 Exit status: 0 after a normal stop (SIGINT, SIGTERM), 2 when the bot cannot start (bad configuration, a
 token Discord rejects, Discord unreachable, the database in use by another process); the reason is one line
 on standard error.
@@ -7,6 +10,7 @@ on standard error.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -85,6 +89,12 @@ def run_bot(settings: Settings, token: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the bot; with no DISCORD_TOKEN, "
+                                     "play an offline demo game on a local fake Discord.")
+    parser.add_argument("--demo", nargs="?", const="viceroy", metavar="GAME",
+                        help="play the offline demo of GAME (viceroy, the default; splendorduel; pyramido), "
+                             "whatever is configured")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         settings = load_settings()
     except ConfigError as exc:
@@ -93,10 +103,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.localdiscord import configure_from_env
 
-    if configure_from_env() is None and not settings.token:
-        from bot.demo import run_demo
+    if args.demo is not None or (configure_from_env() is None and not settings.token):
+        from bot.demo import UnknownDemoGame, run_demo
 
-        return asyncio.run(run_demo(settings))
+        try:
+            return asyncio.run(run_demo(settings, game=args.demo or "viceroy"))
+        except UnknownDemoGame as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if not settings.token:
         print("error: DISCORD_TOKEN is not set.", file=sys.stderr)
         return 2

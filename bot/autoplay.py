@@ -8,6 +8,7 @@ buttons, the gem modal), and waits for its next prompt, until the final score sh
 from __future__ import annotations
 
 import asyncio
+import importlib
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -366,3 +367,16 @@ class SimulatedPlayer:
                 await self._click(msg, confirm)
                 return True
         return False
+
+
+def player_class(kind: str) -> type[SimulatedPlayer]:
+    """The simulated person who plays ``kind``: ``PLAYER`` of bot.presenters.<kind>.autoplay (each game's
+    prompts are its presenter's), else the one above, who plays Viceroy."""
+    name = f"bot.presenters.{kind}.autoplay"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name not in (name, f"bot.presenters.{kind}"):
+            raise  # the module exists but something it imports is missing
+        return SimulatedPlayer
+    return module.PLAYER

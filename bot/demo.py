@@ -1,8 +1,9 @@
 """The offline demo: a whole game through the real bot, service, storage and rendering, on a local fake Discord.
 
 Two simulated people play through the bot's buttons and menus (one of them with DMs closed, so the
-"My screen" path is shown too) against two AI seats. The channel transcript, every DM and every image are
-written to a folder.
+"My screen" path is shown too), with AI seats filling the rest of the table. Any hosted game can be played
+(`python -m bot --demo pyramido`; Viceroy without a choice). The channel transcript, every DM and every image
+are written to a folder.
 """
 
 from __future__ import annotations
@@ -15,11 +16,46 @@ import time
 from pathlib import Path
 
 from bot.app import GameMasterBot
-from bot.autoplay import SimulatedPlayer
+from bot.autoplay import player_class
 from bot.config import Settings
+from bot.games import game_types
 from bot.localdiscord import FakeDiscord, FakeMessage, close_client, connect_client, restore_discord_py
 
 log = logging.getLogger(__name__)
+
+DEFAULT_GAME = "viceroy"
+HUMANS = 2  # Ann, and Bo with his DMs closed
+
+
+class UnknownDemoGame(ValueError):
+    """The demo was asked for a game this bot does not host; the message lists those it does."""
+
+
+def demo_games() -> list[tuple[str, str, str, int]]:
+    """Each hosted game a demo can play: (its slash-command group's name, its kind, its title, its seats)."""
+    from bot.presenters import presenter_for
+
+    out = []
+    for t in game_types():
+        try:
+            p = presenter_for(t.name)
+        except Exception:  # a game without a presenter is not offered on Discord either
+            continue
+        if t.max_seats >= HUMANS:
+            out.append((getattr(p, "command_name", None) or t.name, t.name, p.display_name or t.display_name,
+                        t.max_seats))
+    return out
+
+
+def demo_game(name: str) -> tuple[str, str, str, int]:
+    """The game called ``name`` (its command's name or its kind's): (command, kind, title, seats)."""
+    games = demo_games()
+    key = name.strip().lower()
+    for entry in games:
+        if key in (entry[0], entry[1]):
+            return entry
+    raise UnknownDemoGame(f"there is no game called {name!r} to play: choose one of "
+                          f"{', '.join(command for command, *_ in games)}")
 
 
 def _write_messages(out: list[str], messages: list[FakeMessage], images: Path, prefix: str) -> None:
@@ -41,8 +77,10 @@ def _write_messages(out: list[str], messages: list[FakeMessage], images: Path, p
         out.append("")
 
 
-async def run_demo(settings: Settings, *, seed: int = 7) -> int:
-    """Play the demo game and write the transcript; returns a process exit code."""
+async def run_demo(settings: Settings, *, game: str = DEFAULT_GAME, seed: int = 7) -> int:
+    """Play a demo game of ``game`` and write the transcript; returns a process exit code."""
+    command, kind, title, seats = demo_game(game)
+    ai = seats - HUMANS
     out_dir = settings.demo_dir
     if out_dir.exists():
         shutil.rmtree(out_dir)
@@ -51,24 +89,26 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
     world = FakeDiscord()
     await world.start()
     guild = world.add_guild("Demo server")
-    channel = world.add_text_channel(guild, "viceroy")
+    channel = world.add_text_channel(guild, command)
     ann = world.add_user("Ann", guild)
     bo = world.add_user("Bo", guild, dms_open=False)
     settings = Settings(token=world.token, db_path=out_dir / "demo.db", dev_guild_id=guild.id, sync_global=False,
                         default_time_limit=None, log_level=settings.log_level, demo_dir=out_dir,
                         fake_discord=f"{world.host}:{world.port}")
-    print("Viceroy GM offline demo: no DISCORD_TOKEN is set, so a game is played on a local fake Discord.")
+    print(f"Viceroy GM offline demo: a game of {title} is played on a local fake Discord"
+          + ("." if settings.token else " (no DISCORD_TOKEN is set)."))
     bot = GameMasterBot(settings, poll_interval=1.0)
     task = await connect_client(world, bot)
     try:
         await world.wait_for(lambda: bool(world.commands(guild)), timeout=10, what="command sync")
-        rec = await ann.slash(channel, "viceroy new", seats=4, ai=2)
+        rec = await ann.slash(channel, f"{command} new", seats=seats, ai=ai)
         await world.idle()
         await bo.click(rec.reply, label="Join")
         await world.idle()
         await ann.click(rec.reply, label="Start")
         await world.idle()
-        players = [SimulatedPlayer(world, u, channel, seed=seed + i) for i, u in enumerate((ann, bo))]
+        person = player_class(kind)
+        players = [person(world, u, channel, seed=seed + i) for i, u in enumerate((ann, bo))]
         started = time.monotonic()
         await asyncio.gather(*(p.run(timeout=600) for p in players))
         await world.idle(timeout=30)
@@ -82,8 +122,9 @@ async def run_demo(settings: Settings, *, seed: int = 7) -> int:
         await close_client(bot, task, world)
         await world.stop()
         restore_discord_py()
-    lines = ["# Viceroy GM offline demo", "", f"A 4-seat game (Ann, Bo with DMs closed, two AI seats) played in {elapsed:.1f} s.", "",
-             "## The channel #viceroy", ""]
+    seated = f"Ann, Bo with DMs closed, {ai} AI seat{'s' if ai != 1 else ''}" if ai else "Ann, Bo with DMs closed"
+    lines = [f"# Viceroy GM offline demo: {title}", "",
+             f"A {seats}-seat game ({seated}) played in {elapsed:.1f} s.", "", f"## The channel #{command}", ""]
     _write_messages(lines, channel.messages(), images, "channel")
     lines += ["", "## Ann's direct messages", ""]
     _write_messages(lines, ann.dms(), images, "dm-ann")

@@ -13,9 +13,9 @@ import pytest
 import cogs.discord_ui
 from bot.autoplay import SimulatedPlayer, game_over, play_together
 from bot.localdiscord import FakeDiscord, FakeMessage
+from bot.presenters.splendor_duel.autoplay import SplendorPlayer
 from tests.bot.harness import Table
 from tests.i18n.english import ENGLISH, SPLENDOR_DUEL, SWEDISH, Messages, english_left, message_texts, sample
-from tests.splendor_duel.sim import SplendorPlayer
 
 
 @contextmanager

@@ -9,13 +9,13 @@ import pytest
 from bot.autoplay import game_over, play_together
 from bot.i18n import drawing
 from bot.localdiscord import FakeDiscord
+from bot.presenters.splendor_duel.autoplay import SplendorPlayer
 from engine.splendor_duel import GAME
 from rendering.cache import PARTS, PICTURES
 from rendering.splendor_duel import card, render_table, royal
 from rendering.words import clear_caches, drawing_in
 from tests.i18n.english import ENGLISH, SPLENDOR_DUEL, Messages, sample
 from tests.i18n.pictures import swedish_game
-from tests.splendor_duel.sim import SplendorPlayer
 from tests.splendor_duel.test_rendering import midgame
 
 # Drawn as printed in every language: the players' names, the gold token's chemical symbol (the other tokens

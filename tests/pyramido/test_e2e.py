@@ -6,49 +6,9 @@ from __future__ import annotations
 import time
 
 from bot.autoplay import SimulatedPlayer, controls, game_over, play_together
-from bot.localdiscord import FakeMessage
+from bot.presenters.pyramido.autoplay import architect
 from engine.pyramido import GAME
 from tests.bot.harness import Table, final_sheet, new_table, open_lobby, posted_totals, start_game
-
-SAFE_STYLE = 3  # Discord's "success" (green) button: a direction that keeps the floor completable
-
-
-async def architect(player: SimulatedPlayer, msg: FakeMessage) -> None:
-    """Plays a Pyramido prompt like a person: domino, a lettered position, a green direction, Confirm."""
-    for _ in range(16):
-        ctl = controls(msg)
-        if not ctl:
-            return
-        fills = sorted(op for op in ctl if op.startswith("fill."))
-        if fills:
-            used: set[str] = set()
-            for op in fills:
-                comp = controls(msg)[op]
-                value = next(o["value"] for o in comp["options"] if o["value"].split(":")[0] not in used)
-                used.add(value.split(":")[0])
-                await player._select(msg, comp, [value])
-            await player._click(msg, controls(msg)["confirm"])
-            return
-        if "confirm" in ctl:
-            await player._click(msg, ctl["confirm"])
-            return
-        domino = ctl.get("domino")
-        if domino is not None and not player._chosen(domino):
-            await player._select(msg, domino, [player.rng.choice(player._options(domino))])
-            continue
-        dirs = [c for op, c in ctl.items() if op.startswith("dir.")]
-        anchor = ctl.get("anchor")
-        if dirs and anchor is not None and player._chosen(anchor):
-            safe = [c for c in dirs if c.get("style") == SAFE_STYLE] or dirs
-            await player._click(msg, player.rng.choice(safe))
-            continue
-        if anchor is not None:
-            options = anchor["options"]
-            safe = [o["value"] for o in options if "completable:" not in (o.get("description") or "")]
-            await player._select(msg, anchor, [player.rng.choice(safe or [o["value"] for o in options])])
-            continue
-        raise AssertionError(f"{player.user.name}: a Pyramido prompt with nothing to do: {sorted(ctl)}")
-    raise AssertionError(f"{player.user.name}: no Confirm after 16 clicks")
 
 
 def titles(table: Table) -> list[str]:

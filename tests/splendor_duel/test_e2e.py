@@ -13,10 +13,10 @@ from PIL import Image
 from bot.autoplay import game_over, play_together
 from bot.localdiscord import FakeChannel, FakeUser
 from bot.presenters.splendor_duel import prompts
+from bot.presenters.splendor_duel.autoplay import SplendorPlayer
 from engine.splendor_duel import GAME
 from rendering.splendor_duel import render_table
 from tests.bot.harness import Table, new_table, open_lobby, start_game
-from tests.splendor_duel.sim import SplendorPlayer
 
 COMMAND = "splendorduel"
 

@@ -8,9 +8,9 @@ import sys
 import time
 
 from bot.autoplay import controls, game_over, play_together
+from bot.presenters.splendor_duel.autoplay import SplendorPlayer
 from tests.bot.harness import ROOT, new_table
 from tests.bot.test_e2e_restart import _start
-from tests.splendor_duel.sim import SplendorPlayer
 
 
 async def test_restart_mid_turn_keeps_the_prompt_and_the_plan(fake_discord, tmp_path):

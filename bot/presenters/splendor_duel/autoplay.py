@@ -1,4 +1,5 @@
-"""A simulated Splendor Duel player for the fake Discord: plays its seat through the bot's real prompts."""
+"""A simulated Splendor Duel player for the fake Discord: plays its seat through the bot's real prompts (the
+end-to-end tests and the offline demo; bot.autoplay.player_class finds it as PLAYER)."""
 
 from __future__ import annotations
 
@@ -71,3 +72,6 @@ class SplendorPlayer(SimulatedPlayer):
                 await self._click(msg, ctl["confirm"])
                 return True
         return False
+
+
+PLAYER = SplendorPlayer
