@@ -62,7 +62,7 @@ FINAL = "final"  # message records of a posted score sheet (prompt_key: the part
 # Finished games younger than this get a missing score sheet at start-up; older ones are left alone (their
 # sheets were posted before these records existed).
 FINAL_CATCH_UP_WINDOW = 2 * 24 * 3600.0
-CLOSED_TEXT = "✔ This decision is closed: the rules have moved on (see the channel)."
+CLOSED_TEXT = "✔ This decision is closed: the game has moved on (see the channel)."
 # The channel ping that stands in for a prompt that could not be sent by DM, by why (classify_dm_failure);
 # closed DMs use bot.ui.texts.ping_text, and the first time add how to open them.
 DM_PINGS = {

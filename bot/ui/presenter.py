@@ -56,6 +56,7 @@ from bot.ui.spec import (
 from bot.ui.texts import (
     RECAP_LIMIT,
     decision_text,
+    ending_text,
     fill_names,
     recap_text,
     summary_text,
@@ -299,10 +300,15 @@ class BasePresenter:
     # Event types that never belong in a seat's recap (e.g. "has chosen" notices).
     recap_skip: tuple[str, ...] = ("chosen", "choice_recorded")
 
+    def recap_line(self, event: dict, names: dict[int, str]) -> str | None:
+        """A public event's line in a seat's recap: its channel line, unless the game words it for the recap
+        (a line the channel leaves to a post of its own)."""
+        return self.event_line(event, names)
+
     def recap(self, public: list[dict], private: list[dict], seat: int, names: dict[int, str]) -> str | None:
         """What the events that led to a seat's new prompt brought that seat (the prompt's first line): the
         public events naming the seat, then its private ones. None when nothing concerned it."""
-        lines = [self.event_line(e, names) for e in public
+        lines = [self.recap_line(e, names) for e in public
                  if e.get("seat") == seat and e.get("type") not in self.recap_skip]
         lines += [self.private_line(e, names) for e in private if e.get("type") not in self.recap_skip]
         kept = [line for line in lines if line]
@@ -371,9 +377,15 @@ class BasePresenter:
 
     def final(self, game_id: int, outcome: Outcome, public_view: dict, names: dict[int, str]) -> list[MessageSpec]:
         lines = [self.score_line(r, names) for r in sorted(outcome.results, key=lambda r: (r.rank or 0, -r.total))]
-        if outcome.reason:
-            lines.append(outcome.reason)
+        if outcome.reason and not self._noted(outcome):
+            lines.append(ending_text(outcome.reason))
         return [MessageSpec(title=f"{self.display_name} game #{game_id}: final scores", description="\n".join(lines))]
+
+    @staticmethod
+    def _noted(outcome: Outcome) -> bool:
+        """Whether a result's note already says why the game ended ("won with 10 prestige points in one
+        colour"): the reason then goes unsaid, not said twice."""
+        return any(outcome.reason in r.note for r in outcome.results if r.note)
 
     def summary_line(self, outcome: Outcome, names: dict[int, str]) -> str:
         """The score sheet's one-line summary: who won, and by how much."""
@@ -394,7 +406,7 @@ class BasePresenter:
         tied = sum(1 for r in outcome.results if (r.rank or 0) == rank and mine.rank) > 1
         head = f"{self.display_name} game #{game_id} is over: you finished **{place}"
         head += " (tied)**" if tied else "**"
-        head += f" of {len(outcome.results)} with **{mine.total}**" + (" 🏆" if mine.winner else "") + "."
+        head += f" of {len(outcome.results)} with a score of **{mine.total}**" + (" 🏆" if mine.winner else "") + "."
         lines = [head]
         lines += [f"• {label}: {value}" for label, value in mine.breakdown]
         if mine.note:
@@ -402,8 +414,8 @@ class BasePresenter:
         winners = [names.get(s, f"Seat {s + 1}") for s in outcome.winners]
         if winners and not mine.winner:
             lines.append("Won by " + ", ".join(winners) + ".")
-        if outcome.reason:
-            lines.append(outcome.reason)
+        if outcome.reason and not (mine.note and outcome.reason in mine.note):
+            lines.append(ending_text(outcome.reason))
         return "\n".join(lines)
 
     def board(self, public_view: dict, seat: int, name: str) -> MessageSpec | None:

@@ -138,14 +138,26 @@ EXPORT_FINISHED_ONLY = ("Only a finished game can be exported: its record would 
                         "before the end.")
 
 
+def points_text(n: int) -> str:
+    return f"{n} point" if abs(n) == 1 else f"{n} points"
+
+
 def summary_text(winners: list[str], top: int, runner_up: int | None) -> str:
+    # A bare number ("wins with 55") leaves the reader guessing what was counted.
     if not winners:
         return "Nobody won this game."
     if len(winners) > 1:
-        return f"{' and '.join(winners)} share the victory with {top}."
+        return f"{' and '.join(winners)} share the victory with {points_text(top)}."
     if runner_up is None:
-        return f"{winners[0]} wins with {top}."
-    return f"{winners[0]} wins with {top}, {top - runner_up} ahead of the next player."
+        return f"{winners[0]} wins with {points_text(top)}."
+    return f"{winners[0]} wins with {points_text(top)}, {points_text(top - runner_up)} ahead of the next player."
+
+
+def ending_text(reason: str) -> str:
+    """Why the game ended, as a sentence: the engines give a bare phrase ("twelve turns played")."""
+    if not reason or reason.endswith((".", "!", "?")):
+        return reason
+    return f"The game ended: {reason}."
 
 
 def export_text(title: str, game_id: int, moves: int) -> str:

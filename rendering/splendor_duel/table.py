@@ -116,9 +116,12 @@ def _tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: Mapping, seat: int,
             bonus = say(f"bonus {pl['bonus'][color]}")
             d.text((cx + 36, cy + 4), bonus, font=fit_font(bonus, col_w - 30, 14, True), fill=TEXT)
             d.text((cx + 36, cy + 19), say(f"{pl['color_points'][color]} PP"), font=font(13), fill=TEXT_SOFT)
-        else:
+        elif by_color.get(None):
+            # Gray cards (points, no colour) get a heading like the colours' only when there are some: a bare
+            # word right after the black column read as part of it ("bonus 5 gray").
+            d.rounded_rectangle((cx + 4, cy, cx + 26, cy + 30), radius=4, fill=S.GRAY_CARD, outline=(20, 20, 20))
             gray = say("gray")
-            d.text((cx, cy + 6), gray, font=fit_font(gray, col_w, 14, True), fill=TEXT)
+            d.text((cx + 36, cy + 4), gray, font=fit_font(gray, col_w - 30, 14, True), fill=TEXT)
         for j, card_id in enumerate(by_color.get(color, [])[:8]):
             yy = cy + 36 + j * 22
             tint = S.CARD_TINT.get(color, S.GRAY_CARD)

@@ -266,3 +266,35 @@ def test_exchange_of_favors_menus_leave_out_infinite_gems():
     menus = {c.custom_id.rsplit(":", 1)[1]: c for c in _all_controls(spec) if isinstance(c, Select)}
     assert [o.value for o in menus["give"].options] == ["1:0#0"]
     assert [o.value for o in menus["swap"].options] == ["1#1:0#1"]
+
+
+def _events_until_discard(seed: int = 5) -> list[dict]:
+    """The public events of AI games up to a development round in which someone discards a card."""
+    for s in range(seed, seed + 20):
+        state = V.new_game({"players": 3}, s)
+        rng = random.Random(s)
+        for _ in range(3000):
+            if state.get("phase") == "over":
+                break
+            prompts = V.pending(state)
+            if not prompts:
+                break
+            seat = min(x for x, p in prompts.items() if not p.get("submitted"))
+            events = V.apply_action(state, seat, ai.choose_action(state, seat, rng))
+            public = [e for e in events if e.get("to") == "all"]
+            if any(e.get("type") == "discards" for e in public):
+                return public
+    raise AssertionError("no discard in 20 games")
+
+
+def test_a_discard_is_told_once_in_the_channel():
+    names = {0: "Ann", 1: "Bo", 2: "Cy"}
+    events = _events_until_discard()
+    lines = [line for e in events if (line := PRESENTER.event_line(e, names))]
+    discards = [line for line in lines if " discards #" in line and line.endswith("for 2 gems.")]
+    assert discards, lines
+    assert not [line for line in lines if line.endswith("(discarding a card).")], lines
+    # A reserve too short for the two gems keeps its own line: the count differs from the discard's.
+    short = {"type": "gems_taken", "to": "all", "seat": 0, "count": 1,
+             "text": "{p0} takes 1 gems from the reserve (discarding a card)."}
+    assert PRESENTER.event_line(short, names) == "Ann takes 1 gems from the reserve (discarding a card)."

@@ -225,3 +225,11 @@ def test_the_posted_table_is_laid_out_for_a_phone_and_the_whole_table_comes_on_d
     with_modules = public_view_at("development", {"modules": ["darkness"]})
     kept = table_picture(with_modules, posted=True)
     assert kept is not None and width_of(kept) <= NARROW_WIDTH
+
+
+def test_a_closed_prompt_says_the_game_moved_on():
+    from bot.i18n import catalogue
+
+    # Every prompt a round resolves closes with this line, answered or not: it must not sound like a rule change.
+    assert CLOSED_TEXT == "✔ This decision is closed: the game has moved on (see the channel)."
+    assert catalogue("sv").text(CLOSED_TEXT) == "✔ Det här beslutet är avslutat: spelet har gått vidare (se kanalen)."

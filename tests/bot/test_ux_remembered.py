@@ -114,6 +114,6 @@ def test_the_score_sheet_summary_says_who_won_by_how_much():
     p = BasePresenter()
     names = {0: "Ann", 1: "Bo"}
     assert p.summary_line(Outcome((SeatResult(0, 74, True, rank=1), SeatResult(1, 61, False, rank=2))), names) == \
-        "Ann wins with 74, 13 ahead of the next player."
+        "Ann wins with 74 points, 13 points ahead of the next player."
     assert p.summary_line(Outcome((SeatResult(0, 5, True, rank=1), SeatResult(1, 5, True, rank=1))), names) == \
-        "Ann and Bo share the victory with 5."
+        "Ann and Bo share the victory with 5 points."

@@ -251,3 +251,37 @@ def test_table_key_changes_per_floor():
     state = GAME.new_game({}, 6, 2)
     assert PRESENTER.table_key(GAME.view(state, None)) == "floor1"
     assert G.prompt_key(state) != ""
+
+
+def test_floor_scores_are_told_once_in_the_channel_with_their_parts():
+    state = GAME.new_game({}, 6, 2)
+    rng = random.Random(6)
+    events = []
+    while state["floor"] == 1:
+        events = GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    public = [e for e in events if e.get("to") == "all"]
+    lines = [line for e in public if (line := PRESENTER.event_line(e, NAMES))]
+    # The score post carries each score, its parts and who starts next: the lines above it do not repeat them.
+    assert not [line for line in lines if " on floor 1 (" in line or "begins" in line], lines
+    post = PRESENTER.results(events, GAME.view(state, None), NAMES).description
+    for seat in range(2):
+        sheet = state["players"][seat]["sheets"][0]
+        areas = len(sheet["areas"])
+        assert (f"**{NAMES[seat]}**: {sheet['total']} points ({sheet['area_points']} in {areas} "
+                f"area{'' if areas == 1 else 's'} + {sheet['mino_points']} Mino's bonus)") in post
+    assert "Floor 2 begins:" in post
+    # The seat's own recap still says what its floor brought.
+    scored = next(e for e in public if e.get("type") == "floor_score" and e["seat"] == 0)
+    assert "Ann scores" in PRESENTER.recap([scored], [], 0, NAMES)
+
+
+def test_the_last_floor_post_gives_its_scores():
+    state = GAME.new_game({}, 4, 2)
+    rng = random.Random(4)
+    while not state.get("over"):
+        GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    specs = PRESENTER.final(7, GAME.outcome(state), GAME.view(state, None), NAMES)
+    last = specs[-1]
+    assert last.title == "Floor 4 scoring"
+    for seat in range(2):
+        assert f"**{NAMES[seat]}**: {state['players'][seat]['scores'][3]} point" in (last.description or "")

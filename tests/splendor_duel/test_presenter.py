@@ -218,3 +218,18 @@ def test_presenter_final_scores_and_default_action():
         GAME.apply(fresh_state, seat, GAME.default_action(fresh_state, seat))
     except IllegalAction as exc:  # pragma: no cover - a failure message for the assert below
         raise AssertionError(exc.message) from exc
+
+
+def test_presenter_counts_one_crown_and_one_privilege_in_the_singular():
+    state = fresh()
+    public = GAME.view(state, None)
+    public["players"][0].update(crowns=1, privileges=1)
+    public["players"][1].update(crowns=2, privileges=0)
+    table = PRESENTER.table(TableCtx(7, GAME.type, public, NAMES, [Waiting(0, "Ann", None, True)]), False)
+    ann, bo = table.description.splitlines()[1:3]
+    assert ann.startswith("Ann: ") and "1 crown," in ann and ", 1 privilege," in ann and "crowns" not in ann
+    assert "2 crowns," in bo and ", 0 privileges," in bo
+    mine = GAME.view(state, 0)
+    mine["players"][0].update(crowns=1, privileges=1)
+    line = PRESENTER.screen(7, mine, 0, NAMES).description.splitlines()[0]
+    assert "1 crown," in line and line.endswith("· 1 privilege"), line

@@ -8,7 +8,7 @@ from bot.i18n import reader
 from bot.ui import rulesbook
 from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
-from bot.ui.texts import fill_names, timestamp
+from bot.ui.texts import fill_names, points_text, timestamp
 from engine.api import Outcome
 from engine.pyramido import describe as _describe
 from engine.pyramido.tiles import DOMINOES, QUADRANT_LABEL
@@ -49,6 +49,8 @@ def rules_text(topic: str, locale: str | None = None) -> str:
     return "No rules page on that topic. Topics: " + ", ".join(t for t in sections if t) + ", rulings, bot."
 
 
+# The floor scoring's events: the score post tells them in the channel (the recap still tells the seat).
+SCORE_POST_EVENTS = ("floor_score", "next_floor")
 RULES_TOPICS = ["overview", "a turn", "placing", "fit", "scoring", "end", "rulings", "bot"]
 
 
@@ -68,6 +70,11 @@ class PyramidoPresenter(BasePresenter):
         return _describe(action)
 
     def event_line(self, event: dict, names: dict[int, str]) -> str | None:
+        if event.get("type") in SCORE_POST_EVENTS:
+            return None  # the floor's score post below the lines says it (and the last floor's comes at the end)
+        return self.recap_line(event, names)
+
+    def recap_line(self, event: dict, names: dict[int, str]) -> str | None:
         text = event.get("text")
         return fill_names(text, names) if text else None
 
@@ -76,7 +83,7 @@ class PyramidoPresenter(BasePresenter):
         if not scored:
             return None
         floor = scored[0]["floor"]
-        lines = [f"**{names.get(e['seat'], e['seat'])}**: {e['points']} points" for e in scored]
+        lines = floor_lines(public_view, floor, names, [e["seat"] for e in scored])
         nxt = next((e for e in events if e.get("type") == "next_floor"), None)
         if nxt is not None:
             lines.append(f"Floor {nxt['floor']} begins: **{names.get(nxt['seat'], nxt['seat'])}** starts "
@@ -114,7 +121,9 @@ class PyramidoPresenter(BasePresenter):
         # the last floor's sheet comes with the final scores (the game ends with that scoring)
         floors = max((len(p["sheets"]) for p in public_view["players"]), default=0)
         if floors:
+            scored = [p["seat"] for p in public_view["players"] if len(p["sheets"]) >= floors]
             specs.append(MessageSpec(title=f"Floor {floors} scoring",
+                                     description="\n".join(floor_lines(public_view, floors, names, scored)),
                                      image=Image(f"floor{floors}.png",
                                                  functools.partial(render_sheet, public_view, floors, names))))
         return specs
@@ -142,6 +151,19 @@ class PyramidoPresenter(BasePresenter):
         lines.append("A gem of yours may go on a block of its colour; each icon in a scored colour area adds a point.")
         return MessageSpec(title=f"Pyramido domino #{number}", description="\n".join(lines),
                            image=Image("domino.png", functools.partial(render_domino, d)))
+
+
+def floor_lines(public_view: dict, floor: int, names: dict[int, str], seats: list[int]) -> list[str]:
+    """Each scored architect's floor points and where they came from: '**Ann**: 10 points (8 in 5 areas + 2
+    Mino's bonus)'."""
+    lines = []
+    for seat in seats:
+        sheet = public_view["players"][seat]["sheets"][floor - 1]
+        count = len(sheet["areas"])
+        areas = "1 area" if count == 1 else f"{count} areas"
+        lines.append(f"**{names.get(seat, seat)}**: {points_text(sheet['total'])} "
+                     f"({sheet['area_points']} in {areas} + {sheet['mino_points']} Mino's bonus)")
+    return lines
 
 
 def domino_label(number: int) -> str:

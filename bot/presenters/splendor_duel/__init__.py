@@ -15,7 +15,7 @@ from engine.splendor_duel.cards import ABILITY_TEXT, CARDS, COST_KINDS, ROYALS, 
 from engine.splendor_duel.moves import describe as describe_action
 from rendering.splendor_duel import render_table
 
-from .prompts import KINDS, seat_line, tokens_text
+from .prompts import KINDS, count_text, seat_line, tokens_text
 
 EMBED_COLOR = 0x7A3E8C
 RULES_TOPICS = ["overview", "setup", "turn", "privileges", "abilities", "royal", "end", "rulings", "bot"]
@@ -88,9 +88,9 @@ class SplendorDuelPresenter(BasePresenter):
         lines = [f"Turn: **{name}**{stage}, {timestamp(deadline)}"]
         for seat, pl in enumerate(view["players"]):
             who = ctx.names.get(seat, f"Seat {seat + 1}")
-            lines.append(f"{who}: {pl['points']} PP, {pl['crowns']} crowns, best colour "
+            lines.append(f"{who}: {pl['points']} PP, {count_text(pl['crowns'], 'crown')}, best colour "
                          f"{max(pl['color_points'].values())} PP, tokens {tokens_text(pl['tokens'])}, "
-                         f"{pl['privileges']} privilege{'s' if pl['privileges'] != 1 else ''}, {len(pl['reserved'])} reserved")
+                         f"{count_text(pl['privileges'], 'privilege')}, {len(pl['reserved'])} reserved")
         spec.description = "\n".join(lines)
         return spec
 

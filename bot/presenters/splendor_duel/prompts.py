@@ -38,10 +38,16 @@ def tokens_text(tokens: dict[str, int]) -> str:
     return " ".join(parts) if parts else "none"
 
 
+def count_text(n: int, word: str) -> str:
+    """'1 crown', '2 crowns': the table and the screen count the same way."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def seat_line(view: dict, seat: int) -> str:
     me = view["players"][seat]
-    return (f"You: {me['points']} PP, {me['crowns']} crowns, best colour {max(me['color_points'].values())} PP · "
-            f"tokens {tokens_text(me['tokens'])} ({me['token_count']}/10) · privileges {me['privileges']}")
+    return (f"You: {me['points']} PP, {count_text(me['crowns'], 'crown')}, best colour "
+            f"{max(me['color_points'].values())} PP · tokens {tokens_text(me['tokens'])} ({me['token_count']}/10) · "
+            f"{count_text(me['privileges'], 'privilege')}")
 
 
 def card_option(card_id: str, value: str | None = None, default: bool = False, note: str = "") -> Option:

@@ -11,6 +11,7 @@ from bot.ui.spec import Image, MessageSpec, PlanIncomplete
 from bot.ui.texts import fill_names
 from engine.api import GameType, Outcome
 from engine.viceroy import cards as C
+from engine.viceroy.state import DISCARD_GEMS
 
 from .common import (
     EMBED_COLOR,
@@ -35,6 +36,13 @@ BREAKDOWN_KEYS = {"Circles": "circles", "Infinite gems": "infinite_gems", "Laws"
                   "Magic": "magic", "Sets": "sets", "Attacks": "attack"}
 SHORT_LABELS = {"circles": "circles", "infinite_gems": "infinite gems", "laws": "laws", "power_points": "PP",
                 "magic": "magic", "sets": "sets", "attack": "attack"}
+
+
+def is_discard_gain(event: dict) -> bool:
+    """The gems a discard brings, when the reserve gave them all: the discard's own line already counts them.
+    A short reserve (fewer gems, or none) keeps its line."""
+    return (event.get("type") == "gems_taken" and event.get("count") == DISCARD_GEMS
+            and str(event.get("text", "")).endswith("(discarding a card)."))
 
 
 class ViceroyPresenter(BasePresenter):
@@ -84,6 +92,8 @@ class ViceroyPresenter(BasePresenter):
         if event.get("type") == "chosen":
             return None  # the table message shows whom the game waits for
         text = event.get("text")
+        if is_discard_gain(event):
+            return None  # "… discards #71 Militia Levy for 2 gems." just before says it (the colours go by DM)
         return fill_names(text, names) if text else None
 
     def private_line(self, event: dict, names: dict[int, str]) -> str | None:
