@@ -417,7 +417,8 @@ def _do_place(state: dict, seat: int, plan: dict, events: list) -> None:
     if plan["card"] is not None:
         card = plan["card"]
         player["cards"][card["card"]] = {"floor": floor, "use": "cover"}
-        text = f"covers a block with a {card['side']} single block card"
+        article = "an" if card["side"][:1] in "aeiou" else "a"  # an aqua card
+        text = f"covers a block with {article} {card['side']} single block card"
         if card["gem"]:
             player["gems"].remove(card["side"])
             text += " and scores it"
@@ -510,7 +511,8 @@ def _score_floor(state: dict, events: list) -> None:
         player["gems"] = list(COLOURS)  # gems go back to their owners after every floor's scoring
         results[s] = sheet["total"]
         _ev(events, "floor_score", f"{_p(s)} scores {sheet['total']} on floor {floor} "
-            f"({sheet['area_points']} in {len(sheet['areas'])} areas + {sheet['mino_points']} Mino's bonus).",
+            f"({sheet['area_points']} in {len(sheet['areas'])} area{'' if len(sheet['areas']) == 1 else 's'} + "
+            f"{sheet['mino_points']} Mino's bonus).",
             seat=s, floor=floor, points=sheet["total"])
     if floor == geo.FLOORS:
         _finish(state, events, "four floors built")

@@ -74,6 +74,10 @@ def test_court_of_honours_options_read_in_swedish():
     "**Ann**: 40 (Unused single block cards (1st tie-break) 3, Best single floor (2nd tie-break) 5)"
     " — lost: could not fill the gaps of a floor",
     "**Ann**: 40 — lost: could not fill the gaps of a floor",
+    # a single block card placed with a domino (the AI seldom plays one), and a floor of one scored area
+    "Ann places domino #12 (red/blue) on floor 2, covers a block with an aqua single block card.",
+    "Ann places domino #12 (red/blue) on floor 2, covers a block with a red single block card and scores it.",
+    "Ann scores 3 on floor 1 (3 in 1 area + 0 Mino's bonus).",
 ])
 def test_a_rare_pyramido_line_reads_in_swedish(line: str):
     from tests.i18n.english import ENGLISH, PYRAMIDO
