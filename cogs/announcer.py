@@ -884,8 +884,12 @@ class Announcer:
             records = await self.service.prompt_messages(result.game_id)
             posted = {m.prompt_key for m in records if m.purpose == FINAL}
             messages = [m for m in records if m.purpose != FINAL]
-            # A prompt the last click's answer closed has no controls left: not edited again.
-            await asyncio.gather(*(self.edit(m.channel_id, m.message_id, view=None) for m in messages
+            # A prompt the last click's answer closed has no controls left: not edited again. The table
+            # message says the game is over instead of whom it waited for.
+            over = self.table_ctx(result) if result.public_view is not None else None
+            await asyncio.gather(*(self._edit_table(presenter, over, m, result.game_id, closing=True)
+                                   if over is not None and m.purpose == "status"
+                                   else self.edit(m.channel_id, m.message_id, view=None) for m in messages
                                    if m.message_id not in self._closed_by_reply))
             await self.service.retire_prompt_messages([m.id for m in messages])
         if result.outcome is None or result.public_view is None:
@@ -1190,10 +1194,12 @@ class Announcer:
                                                      prompt_key=table_key, version=shown)
         return msg
 
-    async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int) -> None:
+    async def _edit_table(self, presenter: Presenter, ctx: TableCtx, m: Any, game_id: int, *,
+                          closing: bool = False) -> None:
         """New text under the same picture. Discord resolves ``attachment://`` only against the files of the
         same request, so the edit names the posted file in its attachments list (nothing uploaded); when that
-        file is not known (the bot restarted since the message was posted) the picture is uploaded once more."""
+        file is not known (the bot restarted since the message was posted) the picture is uploaded once more.
+        ``closing``: the game is over; the message loses its button and is not recorded again."""
         spec = presenter.table(ctx, with_image=False)
         spec.image = None
         kwargs = await self._kwargs(spec, presenter)  # no picture
@@ -1203,19 +1209,24 @@ class Announcer:
         shown = fingerprint(embed)
         if getattr(m, "version", None) == shown:
             return  # the message already shows this (a catch-up after a restart sends nothing)
+        closed: dict[str, Any] = {"view": None} if closing else {}
         kept = self._pictures.get(m.message_id)
         if kept is not None:
             embed.set_image(url=f"attachment://{kept.filename}")
-            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed, attachments=[kept])
+            edited = await self.edit_message(m.channel_id, m.message_id, embed=embed, attachments=[kept], **closed)
         else:
             full = await self._kwargs(presenter.table(ctx, with_image=True), presenter, channel_id=m.channel_id)
             file = full.get("file")
             edited = await self.edit_message(m.channel_id, m.message_id, embed=full.get("embed", embed),
-                                             attachments=[file] if file is not None else [])
+                                             attachments=[file] if file is not None else [], **closed)
             self.remember_picture(edited)
         if edited is None:
             log.warning("could not edit the table message of game %s", game_id)
+            if closing:  # its button goes at least: a finished game has no screen to open
+                await self.edit(m.channel_id, m.message_id, view=None)
             return
+        if closing:
+            return  # the end retires every message record of the game
         # Remember what it shows now (a table message record's version holds the fingerprint of its text).
         await self.service.record_prompt_message(game_id, None, m.message_id, m.channel_id, "status",
                                                  prompt_key=m.prompt_key, version=shown)

@@ -46,6 +46,10 @@ async def test_a_finished_game_posts_once_dms_results_and_leaves_no_screen_butto
         finals = [m for m in table.channel.messages() for e in m.embeds if "final scores" in (e.get("title") or "")]
         assert len(finals) == 1, "the final score sheet is posted once"
         assert not any(c.get("label") == "My screen" for m in table.channel.messages() for c in m.buttons())
+        # The table message above the sheet no longer says whom the game waits for: it says it is over.
+        tables = [m for m in table.channel.messages() if m.embeds and m.id != finals[0].id
+                  and "game #1" in (m.embeds[0].get("title") or "")]
+        assert tables and tables[-1].embeds[0].get("description", "").startswith("The game is over")
         scores = {s["seat"]: s for s in await table.bot.service.final_scores(1)}
         seats = {s.user_id: s.seat for s in (await table.bot.service.game(1)).seats}
         for user in (ann, bo):

@@ -29,7 +29,7 @@ from .rules import rules_text as _rules_text
 RULES_TOPICS = ["overview", "goal", "turn", "costs", "scoring", "icons", "setup", "auction", "development", "pyramid",
                 "laws", "end", "solo", "darkness", "revised", "duo", "aristocrats", "invasion", "underworld", "bot"]
 PHASE_TITLES = {"domain": " · domain cards", "setup": " · setup", "auction": " · auction round {round}", "development": " · development round {round}",
-                "painting": " · painting", "over": " · over", "combat": " · combat",
+                "painting": " · painting", "over": " · game over", "combat": " · combat",
                 "underworld": " · criminals back under the deck", "judgement": " · the judgement"}
 # The score sheet's breakdown keys, as the picture (rendering.render_scores) names them.
 BREAKDOWN_KEYS = {"Circles": "circles", "Infinite gems": "infinite_gems", "Laws": "laws", "Power points": "power_points",
