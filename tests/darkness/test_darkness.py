@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import json
+
 import pytest
 
 from engine.viceroy import IllegalAction, apply_action, default_action, view
@@ -124,6 +127,39 @@ def test_card_reward_character_lets_the_player_keep_two_of_the_four():
     settle(state)
     kept = [c for c in state["players"][0]["hand"] if C.is_character(c)]
     assert kept == hand[1:3] and reward_card not in state["players"][0]["hand"]
+
+
+@pytest.mark.parametrize("shape", ["nested list", "dict", "empty list", "float", "bool", "string", "mapping"])
+def test_three_characters_drawn_the_kept_one_is_named_by_its_number(shape):
+    state = game(["darkness"])
+    submit(state, {0: {"type": "domain", "reward": "attack"}, 1: {"type": "domain", "reward": "attack"}})
+    card = state["players"][0]["hand"][0]
+    keep = {"nested list": [[card]], "dict": [{"card": card}], "empty list": [[]], "float": [float(card)],
+            "bool": [True], "string": str(card), "mapping": {"keep": card}}[shape]
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction, match="Keep 1 of the characters"):
+        apply_action(state, 0, {"type": "setup", "keep": keep})
+    assert state == before
+
+
+def test_domain_reward_choice_is_secret_until_everyone_has_chosen():
+    state = game(["darkness"])
+    apply_action(state, 0, {"type": "domain", "reward": "science"})
+    for seat in (1, None):
+        shown = json.dumps([view(state, seat), state["log"]])
+        assert "science" not in shown and view(state, seat)["domain"]["rewards"] == {}
+    assert view(state, 0)["my_choice"]["reward"] == "science"  # the owner sees their own choice
+    apply_action(state, 1, {"type": "domain", "reward": "attack"})
+    assert view(state, 1)["domain"]["rewards"] == {"0": "science", "1": "attack"}  # revealed together
+
+
+def test_the_three_characters_drawn_are_seen_only_by_their_owner():
+    state = game(["darkness"])
+    submit(state, {0: {"type": "domain", "reward": "attack"}, 1: {"type": "domain", "reward": "attack"}})
+    drawn = state["players"][0]["hand"]
+    other = view(state, 1)
+    assert "hand" not in other["players"][0] and other["players"][0]["hand_size"] == 3
+    assert view(state, 0)["players"][0]["hand"] == drawn
 
 
 def test_domain_phase_refuses_an_unknown_reward():

@@ -6,7 +6,7 @@ import pytest
 
 from engine.viceroy import GAME, IllegalAction, apply_action
 from engine.viceroy.scoring import score_player
-from tests.darkness.helpers import game, started
+from tests.darkness.helpers import game, give_diamonds, started
 from tests.engine.helpers import events_of, gems, set_hand, set_pyramid, settle, submit, to_development
 
 PASS = {"type": "pass"}
@@ -90,6 +90,24 @@ def test_duo_both_want_the_same_of_two_cards_nobody_gets_one():
     assert base in [s["base"] for s in state["auction"]]
 
 
+def test_duo_diamond_bid_chosen_as_the_other_colour_of_the_same_auction_card_clashes():
+    # A diamond stands for either colour of an auction card; both on the same card with one character:
+    # nobody gets it, and the diamond goes to the reserve like the gem.
+    state = started(["darkness", "duo"], 2, seed=3)
+    for player in state["players"]:
+        player["gems"] = gems(2, 2, 2, 2)
+    give_diamonds(state, 1, 1)
+    card = state["auction"][1]["base"]
+    submit(state, {0: bid("blue", card), 1: {"type": "bid", "diamond": True}})
+    assert state["decision"]["kind"] == "diamond_bid"
+    assert {o["color"] for o in state["decision"]["options"]} == {"red", "green", "blue", "yellow"}
+    events = apply_action(state, 1, {"type": "decide", "color": "yellow", "card": card})
+    settle(state)
+    assert events_of(events, "bid_fails")
+    assert card not in state["players"][0]["hand"] and card not in state["players"][1]["hand"]
+    assert state["ext"]["diamonds"]["held"][1] == 0 and state["ext"]["diamonds"]["reserve"] == 8
+
+
 def test_duo_law_69_adds_two_cards_to_the_large_deck():
     state = duo2()
     to_development(state)
@@ -128,6 +146,15 @@ def test_duo_solo_sword_and_shield_points():
     result = score_player(state, 0)
     assert result["breakdown"]["solo_tokens"] == 3 * 3 + 2 * 2  # 3 swords, 2 shields
     assert result["breakdown"]["attack"] == 0
+
+
+def test_duo_solo_shield_points_count_defense_tokens_on_the_combat_card():
+    # Invasion: tokens on the combat card count like the tokens in the pyramid.
+    state = started(["duo", "invasion"], 1)
+    set_pyramid(state, 0, {"1:0": 1}, {"1:0": [{"type": "defense"}]})
+    state["ext"]["invasion"]["cards"][0]["tokens"] = [{"type": "defense"}, {"type": "defense"}]
+    state["players"][0]["attacks"] = 0
+    assert score_player(state, 0)["breakdown"]["solo_tokens"] == 3 * 2
 
 
 def test_duo_sword_and_shield_points_only_solo():

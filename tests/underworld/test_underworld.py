@@ -330,6 +330,23 @@ def test_relocation_keeps_tokens_and_gains_the_new_level_reward():
     assert cards["0:1"]["tokens"] == [{"type": "power_points", "value": 8}]  # Chancellor's level 3: 8 PP, on the criminal
 
 
+def test_relocation_an_infinite_gem_used_this_turn_stays_used():
+    # Each infinite gem lowers one payment per turn: moving its card does not make it fresh again.
+    from engine.viceroy.payment import unused_infinite
+
+    layout = {"1:0": DOMAIN, "1:2": 3, "1:4": 5, "1:6": 7, "1:8": 6, "2:3": 4, "2:5": 12}
+    state = dev_game(layout=layout, cards=[FORGER, 70])  # a law left in hand: the turn goes on
+    player = state["players"][0]
+    player["pyramid"]["cards"]["1:8"]["tokens"] = [{"type": "infinite_gem", "color": "red"}]
+    player["used_infinite"] = ["1:8/red"]
+    play(state, FORGER, "0:1", 1)
+    decide(state, token=state["decision"]["tokens"][0])
+    decide(state, **{"from": "1:8", "to": "3:4"})
+    assert state["phase"] == "development" and state["round"] == 2
+    assert player["pyramid"]["cards"]["3:4"]["tokens"] == [{"type": "infinite_gem", "color": "red"}]
+    assert unused_infinite(player) == []
+
+
 def test_relocation_to_the_same_level_gains_that_reward_again():
     state = dev_game(layout={"1:0": DOMAIN, "1:2": 3, "1:4": 5, "1:6": 6}, cards=[FORGER])
     play(state, FORGER, "0:1", 1)
@@ -665,3 +682,30 @@ def test_with_invasion_the_criminal_return_comes_before_the_combat():
             both += 1
             assert phases.index("underworld") < phases.index("combat"), phases
     assert both
+
+
+# ------------------------------------------------------------------------------------------- malformed answers
+
+
+@pytest.mark.parametrize("card", [float(FENCE), str(FENCE), [FENCE], {"card": FENCE}, True])
+def test_end_of_development_criminal_return_names_the_card_by_its_number(card):
+    state = dev_game(layout=ROW, cards=[SMUGGLER, FENCE])
+    _end_of_development(state)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction, match="criminal card in your hand"):
+        apply_action(state, 0, {"type": "criminal_return", "card": card})
+    assert state == before
+
+
+@pytest.mark.parametrize("shape", ["string", "float", "bool", "list"])
+def test_end_of_game_judgement_names_each_discard_token_by_its_number(shape):
+    state = dev_game(layout=ROW)
+    state["players"][0]["pyramid"]["cards"]["1:2"]["tokens"] = [{"type": "magic"}]
+    token = kind_ids("discard", tokens=["science", "magic"])[0]
+    give_tokens(state, 0, [token])
+    _to_judgement(state)
+    before = copy.deepcopy(state)
+    bad = {"string": str(token), "float": float(token), "bool": True, "list": [token]}[shape]
+    with pytest.raises(IllegalAction, match="once"):
+        apply_action(state, 0, {"type": "judgement", "discards": [{"token": bad, "slot": "1:2", "kind": "magic"}]})
+    assert state == before

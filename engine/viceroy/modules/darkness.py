@@ -186,8 +186,9 @@ def _validate_keep(state: dict, seat: int, action: dict) -> dict:
     if isinstance(keep, int) and not isinstance(keep, bool):
         keep = [keep]
     chars = _characters_in_hand(state["players"][seat])
-    if (not isinstance(keep, list) or len(keep) != need or len(set(keep)) != need
-            or any(int_arg(c) is None or c not in chars for c in keep)):
+    # Card numbers first: a list or dict in the list cannot be counted as a set.
+    if (not isinstance(keep, list) or len(keep) != need
+            or any(int_arg(c) is None or c not in chars for c in keep) or len(set(keep)) != need):
         raise IllegalAction(f"Keep {need} of the characters in your hand; the others go back to the deck.", "bad_keep")
     return {"type": "setup", "keep": list(keep)}
 

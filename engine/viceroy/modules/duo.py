@@ -20,7 +20,6 @@ from dataclasses import replace
 
 from .. import cards as C
 from .. import laws as L
-from .. import pyramid as P
 from ..auction import auction_cards, bids_settled, remove_from_auction, reveal_bids
 from ..errors import IllegalAction
 from ..rewards import take_card
@@ -112,7 +111,8 @@ def solo_points(ctx) -> int:  # noqa: ANN001  (a scoring.ScoreContext)
     if state is None or state["options"]["players"] != 1:
         return 0
     player = state["players"][ctx.seat]
-    return SOLO_ATTACK_PP * unused_attacks(player) + SOLO_DEFENSE_PP * P.token_count(ctx.pyramid, "defense")
+    # ``ctx.defense`` also counts the defense tokens beside the pyramid (an Invasion combat card).
+    return SOLO_ATTACK_PP * unused_attacks(player) + SOLO_DEFENSE_PP * ctx.defense
 
 
 class Duo:

@@ -470,6 +470,9 @@ def relocate(state: dict, seat: int, origin: str, target: str, choice: dict, ont
     entry = cards.pop(origin)
     entry["slot"] = target
     cards[target] = entry
+    # Infinite gems are named by their card's place: one used this turn stays used at the new place.
+    used = state["players"][seat]["used_infinite"]
+    used[:] = [f"{target}/{ref.rsplit('/', 1)[1]}" if ref.rsplit("/", 1)[0] == origin else ref for ref in used]
     number, level = entry["card"], P.level_of(target)
     ev(events, "all", "relocated", f"{p(seat)} moves {C.label(number)} from level {P.level_of(origin)} to level "
        f"{level}.", seat=seat, card=number, origin=origin, slot=target, level=level)
@@ -516,7 +519,8 @@ def _validate_return(state: dict, seat: int, action: dict) -> dict:
         raise IllegalAction("The development phase is over: put one criminal under the criminal deck, or keep them.",
                             "bad_type")
     card = action.get("card")
-    if card is not None and card not in criminals_in_hand(state["players"][seat]):
+    # A card number, not 131.0: the card goes back into the criminal deck as named.
+    if card is not None and (int_arg(card) is None or card not in criminals_in_hand(state["players"][seat])):
         raise IllegalAction("Name a criminal card in your hand (or none to keep them).", "bad_card")
     return {"type": "criminal_return", "card": card}
 
@@ -618,8 +622,8 @@ def _validate_judgement(state: dict, seat: int, action: dict) -> dict:
         raise IllegalAction("Resolve your discard judgement tokens first: which token each one discards.", "bad_type")
     mine = discard_tokens(state, seat)
     items = action.get("discards")
-    if (not isinstance(items, list) or any(not isinstance(i, dict) for i in items)
-            or sorted(str(i.get("token")) for i in items) != sorted(str(t) for t in mine)):
+    if (not isinstance(items, list) or any(not isinstance(i, dict) or int_arg(i.get("token")) is None for i in items)
+            or sorted(i["token"] for i in items) != sorted(mine)):
         raise IllegalAction("List each of your discard judgement tokens once, in the order you resolve them.",
                             "bad_judgement")
     stock = _token_stock(state, seat)
