@@ -3,12 +3,19 @@ SIGKILL restart mid-floor, stale and foreign clicks refused."""
 
 from __future__ import annotations
 
+import re
 import time
 
 from bot.autoplay import SimulatedPlayer, controls, game_over, play_together
 from bot.presenters.pyramido.autoplay import architect
 from engine.pyramido import GAME
 from tests.bot.harness import Table, final_sheet, new_table, open_lobby, posted_totals, start_game
+
+COORDINATES = re.compile(r"\(\s*-?\d+\s*,\s*-?\d+\s*\)")  # an engine cell such as "(-3, -1)"
+
+
+def dm_texts(user) -> list[str]:
+    return [text for m in user.dms() for text in (m.content or "", *(e.get("description") or "" for e in m.embeds))]
 
 
 def titles(table: Table) -> list[str]:
@@ -43,6 +50,12 @@ async def test_two_seats_a_person_and_an_ai_play_to_the_final_scores(fake_discor
             assert f"Floor {floor} scoring" in posted
         # every turn prompt was closed once it was played
         assert all(not controls(m) for m in ann.dms())
+        # each closed prompt echoes the move by the position's letter on the picture, never by coordinates
+        chosen = [t for t in dm_texts(ann) if "You chose:" in t]
+        assert len(chosen) >= 20
+        for text in chosen:
+            assert re.search(r"at position [A-Za-z0-9]+, second block (east|south|west|north)\b", text), text
+            assert not COORDINATES.search(text), text
     finally:
         await table.stop_bot()
 
@@ -205,6 +218,9 @@ async def test_time_running_out_plays_a_safe_default_turn(fake_discord, tmp_path
         game = (await table.bot.service.list_games())[0]
         view = await table.bot.service.view_seat(game.id, None)
         assert view["players"][0]["floors"][0]["dominoes"] == 1  # the default turn placed a domino
+        # the DM telling Ann what was chosen for her gives no coordinates (she picked no letter)
+        told = [t for t in dm_texts(ann) if "I chose for you:" in t]
+        assert told and "second block" in told[0] and not COORDINATES.search(told[0]), told
         # Ann's next turn arrives and she can play on
         await fake_discord.wait_for(lambda: sim.current_prompt() is not None and sim.current_prompt().id != first.id,
                                     timeout=30, what="Ann's next turn")

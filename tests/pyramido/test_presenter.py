@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 
+from bot.i18n import catalogue
 from bot.presenters.pyramido import PRESENTER, rules_text
 from bot.ui.presenter import SeatCtx
 from bot.ui.spec import Button, PlanIncomplete, Select
@@ -124,6 +126,57 @@ def test_positions_offered_are_exactly_the_legal_placements():
         page = int(_op(more[0])[5:])
     legal = {(f"{p['at'][0]},{p['at'][1]}", p["dir"]) for p in ctx.choices["placements"]}
     assert offered == legal
+
+
+COORDINATES = re.compile(r"\(\s*-?\d+\s*,\s*-?\d+\s*\)")  # an engine cell such as "(-3, -1)"
+
+
+def test_the_chosen_move_is_echoed_with_the_letter_and_button_the_player_saw():
+    state = GAME.new_game({"starter": "first"}, 5, 2)
+    rng = random.Random(5)
+    for _ in range(9):  # a grown floor: positions away from (0, 0), some at negative coordinates
+        GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    ctx = _ctx(state)
+    kind = _kind(ctx)
+    draft = {"key": ctx.key}
+    kind.on_control(ctx, draft, "domino", [_select(kind.render(ctx, draft), "domino").options[0].value])
+    option = _select(kind.render(ctx, draft), "anchor").options[-1]  # not the first letter: no lucky "A"
+    letter = option.label.split()[1]
+    kind.on_control(ctx, draft, "anchor", [option.value])
+    button = _buttons(kind.render(ctx, draft), "dir.")[-1]
+    kind.on_control(ctx, draft, _op(button), [])
+    action = kind.on_control(ctx, draft, "confirm", [])
+    text = PRESENTER.describe(action)
+    word = button.label.split()[-1]  # "→ East": the direction's word, as the player read it on the button
+    assert f"at position {letter}, second block {word.lower()}," in text, text
+    assert not COORDINATES.search(text), text
+    # the letter is only a note for the player: the engine plays the action as it is
+    GAME.apply(state, ctx.seat, action)
+    # what the bot sends: "You chose: ...", in Swedish too, with nothing left in English
+    chosen = f"You chose: **{text}**."
+    swedish = catalogue("sv", "pyramido").text(chosen)
+    direction = {"East": "öster", "South": "söder", "West": "väster", "North": "norr"}[word]
+    assert f"**dominobricka #{action['domino']} (" in swedish, swedish
+    assert f" vid position {letter}, andra blocket åt {direction}, " in swedish, swedish
+    for english in ("domino #", "at position", "second block", "refill", " gem"):
+        assert english not in swedish, swedish
+
+
+def test_a_move_without_a_letter_is_told_in_plain_words_not_coordinates():
+    # the bot's own move when time runs out (and any move not picked from a prompt) has no letter
+    state = GAME.new_game({"starter": "first"}, 5, 2)
+    rng = random.Random(5)
+    for _ in range(9):
+        GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    action = GAME.default_action(state, state["turn"])
+    assert action["at"] != [0, 0]
+    text = PRESENTER.describe(action)
+    assert text.startswith(f"domino #{action['domino']} (") and "second block" in text, text
+    assert not COORDINATES.search(text) and "at " not in text, text
+    swedish = catalogue("sv", "pyramido").text(f"⌛ Time ran out for your decision in Pyramido. I chose for you: "
+                                               f"**{text}**.")
+    assert "Jag valde åt dig: **dominobricka #" in swedish and "andra blocket åt " in swedish, swedish
+    assert "domino #" not in swedish and "second block" not in swedish, swedish
 
 
 def test_single_block_card_and_its_icon_can_be_planned():

@@ -10,12 +10,11 @@ from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
 from bot.ui.texts import fill_names, points_text, timestamp
 from engine.api import Outcome
-from engine.pyramido import describe as _describe
 from engine.pyramido.tiles import DOMINOES, QUADRANT_LABEL
 from engine.pyramido.views import domino_view
 from rendering.pyramido import render_domino, render_pyramid, render_sheet, render_table
 
-from .turn import FillKind, TurnKind
+from .turn import FillKind, TurnKind, describe_action
 
 BOT_HELP = """**Playing Pyramido with this bot**
 • `/pyramido new` opens a lobby; players press **Join**, the host may **Add AI**, then **Start**.
@@ -67,7 +66,8 @@ class PyramidoPresenter(BasePresenter):
     description = "Play Pyramido: build a four-floor pyramid of dominoes"
 
     def describe(self, action: dict) -> str:
-        return _describe(action)
+        # what the player saw (a position's letter, a direction's button), never the engine's coordinates
+        return describe_action(action)
 
     def event_line(self, event: dict, names: dict[int, str]) -> str | None:
         if event.get("type") in SCORE_POST_EVENTS:

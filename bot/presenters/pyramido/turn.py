@@ -14,13 +14,18 @@ from typing import Any
 
 from bot.ui.presenter import BasePromptKind, SeatCtx
 from bot.ui.spec import MAX_OPTIONS, Image, MessageSpec, Option, PlanIncomplete
+from engine.pyramido import describe
 from engine.pyramido.geometry import DIR_NAME
-from engine.pyramido.tiles import QUADRANT_LABEL, QUADRANTS
+from engine.pyramido.tiles import DOMINOES, QUADRANT_LABEL, QUADRANTS
 from engine.pyramido.views import domino_view, laid_blocks
 from rendering.pyramido import position_labels, render_plan
 
 ARROW = {"E": "→ East", "S": "↓ South", "W": "← West", "N": "↑ North"}
 PAGE = MAX_OPTIONS - 1  # positions per menu page (a 25th option would not leave room for clarity)
+# The letter the chosen position had on the prompt, carried in the submitted action: the bot echoes a move
+# ("You chose: ...") from the action alone, and only the prompt knew the letters. The engine reads only its
+# own keys, so this one is a note for the player's eyes.
+LETTER = "letter"
 
 
 def _domino_text(d: Mapping) -> str:
@@ -40,6 +45,33 @@ def _domino_gives(d: Mapping) -> str:
     if refill:
         text += " · refill from pile " + " or ".join(str(p + 1) for p in refill)
     return text
+
+
+def describe_action(action: Mapping[str, Any]) -> str:
+    """A move told to its player in the prompt's own words: the position by the letter it had on the picture,
+    the direction by its button's word. A move without a letter (the bot's, when time ran out) leaves the
+    position to the pictures rather than give engine coordinates nobody was shown."""
+    if action.get("type") != "place" or action.get("domino") not in range(len(DOMINOES)):
+        return describe(action)
+    d = domino_view(action["domino"])
+    head = f"domino #{action['domino']} ({d['a']['colour']}/{d['b']['colour']})"
+    letter = action.get(LETTER)
+    if isinstance(letter, str) and letter:
+        head += f" at position {letter}"
+    parts = [head]
+    if action.get("dir") in DIR_NAME:
+        # the button's word without its arrow: " → " marks the plan's steps (and the catalogue's "{x} → {y}")
+        parts.append(f"second block {DIR_NAME[action['dir']]}")
+    gem = action.get("gem")
+    if gem in ("a", "b"):
+        parts.append(f"{d[gem]['colour']} gem")
+    card = action.get("card")
+    if isinstance(card, dict) and card.get("block") in ("a", "b"):
+        parts.append(f"{card.get('side')} single block card on block {1 if card['block'] == 'a' else 2} "
+                     f"(icon {QUADRANT_LABEL.get(card.get('icon', 'tl'), '?')})")
+    if isinstance(action.get("refill"), int):
+        parts.append(f"refill from pile {action['refill'] + 1}")
+    return ", ".join(parts)
 
 
 def _cell_key(cell: Any) -> str:
@@ -152,7 +184,8 @@ class TurnKind(BasePromptKind):
             if card["block"] == self._gem(ctx, draft):
                 raise PlanIncomplete("The single block card goes on the block without the gem: choose it again.")
         return {"type": "place", "domino": draft["domino"], "at": list(placement["at"]), "dir": placement["dir"],
-                "gem": self._gem(ctx, draft), "card": card, "refill": self._refill(ctx, draft)}
+                "gem": self._gem(ctx, draft), "card": card, "refill": self._refill(ctx, draft),
+                LETTER: self._labels(ctx)[tuple(placement["at"])]}
 
     # ------------------------------------------------------------------ clicks
 
