@@ -51,6 +51,10 @@ LINES = [
     "Round 3 shows Ann: a diamond; Bo: a pass. Diamond bidders choose their colour now.",
     "Round 3 shows Ann: red for #12 Captain; Bo: a diamond; Cy: an attack. Diamond bidders choose their colour now.",
     "Round 3 shows Ann: a diamond; Bo: red for #12 Captain. Diamond bidders choose their colour now.",
+    # a reward drawing from two decks at once, and from the criminal deck (Underworld)
+    "Ann draws 2 from the law deck, 1 from the small deck.",
+    "Ann draws 1 from the small deck, 1 from the criminal deck.",
+    "Ann draws 1 from the criminal deck.",
 ]
 
 
