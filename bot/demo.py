@@ -33,13 +33,13 @@ class UnknownDemoGame(ValueError):
 
 def demo_games() -> list[tuple[str, str, str, int]]:
     """Each hosted game a demo can play: (its slash-command group's name, its kind, its title, its seats)."""
-    from bot.presenters import presenter_for
+    from bot.presenters import UnknownPresenter, presenter_for
 
     out = []
     for t in game_types():
         try:
             p = presenter_for(t.name)
-        except Exception:  # a game without a presenter is not offered on Discord either
+        except UnknownPresenter:  # a game without a presenter is not offered on Discord either
             continue
         if t.max_seats >= HUMANS:
             out.append((getattr(p, "command_name", None) or t.name, t.name, p.display_name or t.display_name,

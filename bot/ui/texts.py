@@ -138,8 +138,13 @@ EXPORT_FINISHED_ONLY = ("Only a finished game can be exported: its record would 
                         "before the end.")
 
 
+def count_text(n: int, word: str) -> str:
+    """'1 crown', '2 crowns': a count with its word in the singular or the plural."""
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
 def points_text(n: int) -> str:
-    return f"{n} point" if abs(n) == 1 else f"{n} points"
+    return count_text(n, "point")
 
 
 def summary_text(winners: list[str], top: int, runner_up: int | None) -> str:

@@ -278,12 +278,18 @@ def test_turn_picture_renders_with_labels_and_preview():
     assert kind.render(ctx, draft).image.render()[:4] == b"\x89PNG"
 
 
-def test_floor_scoring_gets_a_score_post_with_the_sheet():
+def _first_floor_scored() -> tuple[dict, list[dict]]:
+    """A 2-seat game played by the AI until floor 1 is scored: the state and that last move's events."""
     state = GAME.new_game({}, 6, 2)
     rng = random.Random(6)
-    events = []
+    events: list[dict] = []
     while state["floor"] == 1:
         events = GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    return state, events
+
+
+def test_floor_scoring_gets_a_score_post_with_the_sheet():
+    state, events = _first_floor_scored()
     spec = PRESENTER.results(events, GAME.view(state, None), NAMES)
     assert spec is not None and spec.title == "Floor 1 scoring"
     assert all(NAMES[s] in spec.description for s in range(2))
@@ -307,11 +313,7 @@ def test_table_key_changes_per_floor():
 
 
 def test_floor_scores_are_told_once_in_the_channel_with_their_parts():
-    state = GAME.new_game({}, 6, 2)
-    rng = random.Random(6)
-    events = []
-    while state["floor"] == 1:
-        events = GAME.apply(state, state["turn"], GAME.choose_action(state, state["turn"], rng))
+    state, events = _first_floor_scored()
     public = [e for e in events if e.get("to") == "all"]
     lines = [line for e in public if (line := PRESENTER.event_line(e, NAMES))]
     # The score post carries each score, its parts and who starts next: the lines above it do not repeat them.

@@ -8,7 +8,7 @@ from bot.i18n import reader
 from bot.ui import rulesbook
 from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
-from bot.ui.texts import fill_names, points_text, timestamp
+from bot.ui.texts import count_text, fill_names, points_text, timestamp
 from engine.api import Outcome
 from engine.pyramido.tiles import DOMINOES, QUADRANT_LABEL
 from engine.pyramido.views import domino_view
@@ -159,8 +159,7 @@ def floor_lines(public_view: dict, floor: int, names: dict[int, str], seats: lis
     lines = []
     for seat in seats:
         sheet = public_view["players"][seat]["sheets"][floor - 1]
-        count = len(sheet["areas"])
-        areas = "1 area" if count == 1 else f"{count} areas"
+        areas = count_text(len(sheet["areas"]), "area")
         lines.append(f"**{names.get(seat, seat)}**: {points_text(sheet['total'])} "
                      f"({sheet['area_points']} in {areas} + {sheet['mino_points']} Mino's bonus)")
     return lines

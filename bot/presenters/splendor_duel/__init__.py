@@ -9,13 +9,13 @@ import json
 from bot.ui import rulesbook
 from bot.ui.presenter import BasePresenter, TableCtx
 from bot.ui.spec import Image, MessageSpec
-from bot.ui.texts import fill_names, timestamp
+from bot.ui.texts import count_text, fill_names, timestamp
 from engine.api import GameType, Outcome
 from engine.splendor_duel.cards import ABILITY_TEXT, CARDS, COST_KINDS, ROYALS, TOKEN_LETTER, label
 from engine.splendor_duel.moves import describe as describe_action
 from rendering.splendor_duel import render_table
 
-from .prompts import KINDS, count_text, seat_line, tokens_text
+from .prompts import KINDS, seat_line, tokens_text
 
 EMBED_COLOR = 0x7A3E8C
 RULES_TOPICS = ["overview", "setup", "turn", "privileges", "abilities", "royal", "end", "rulings", "bot"]

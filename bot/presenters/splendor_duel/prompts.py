@@ -15,6 +15,7 @@ from bot.ui import drafts, informed
 from bot.ui.informed import Choice, shortfall
 from bot.ui.presenter import SeatCtx
 from bot.ui.spec import MAX_OPTIONS, Image, MessageSpec, Option, PlanIncomplete, cut
+from bot.ui.texts import count_text
 from engine.splendor_duel import plans as P
 from engine.splendor_duel.board import CELL_INDEX
 from engine.splendor_duel.cards import CARDS, GOLD, LEVELS, TOKEN_KINDS, TOKEN_LETTER, label
@@ -37,10 +38,6 @@ def tokens_text(tokens: dict[str, int]) -> str:
     parts = [f"{n}{TOKEN_LETTER[k]}" for k in TOKEN_KINDS if (n := tokens.get(k, 0))]
     return " ".join(parts) if parts else "none"
 
-
-def count_text(n: int, word: str) -> str:
-    """'1 crown', '2 crowns': the table and the screen count the same way."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def seat_line(view: dict, seat: int) -> str:
